@@ -1,0 +1,173 @@
+"""Configuring and building a submission's lab test programs with CMake."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+_QUERY_CLIENT = "client-scanlab-grade"
+_STAMP = "scanlab-grade-configure.json"
+
+# gcc/clang: file:line[:col]: [fatal ]error: message    nvcc: file(line): error: message
+_GCC_ERROR = re.compile(r"^(?P<file>[^\s:][^:]*):(?P<line>\d+):(?:\d+:)? (?:fatal )?error: (?P<msg>.*)$")
+_NVCC_ERROR = re.compile(r"^(?P<file>[^\s(][^(]*)\((?P<line>\d+)\): (?:catastrophic )?error:? (?P<msg>.*)$")
+_LINK_ERROR = re.compile(r"(undefined reference to|multiple definition of|ld returned|cannot find -l)")
+
+
+@dataclass
+class BuildResult:
+    ok: bool
+    output: str
+    artifact: Path | None = None
+
+
+def _run(cmd: list[str], cwd: Path, timeout: float) -> tuple[int, str]:
+    try:
+        proc = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              stdin=subprocess.DEVNULL, timeout=timeout)
+    except subprocess.TimeoutExpired as e:
+        out = (e.stdout or b"").decode("utf-8", errors="replace")
+        return 124, out + f"\n[build step timed out after {timeout:g} s]"
+    except FileNotFoundError as e:
+        return 127, str(e)
+    return proc.returncode, proc.stdout.decode("utf-8", errors="replace")
+
+
+class BuildTree:
+    """One CMake build directory per (backend, submission directory)."""
+
+    def __init__(self, repo: Path, build_root: Path, backend: str, submission: Path, jobs: int,
+                 defines: list[str] | None = None, build_timeout_s: float = 1800.0):
+        self.repo = repo
+        self.backend = backend
+        self.submission = submission
+        self.jobs = jobs
+        self.defines = list(defines or [])
+        self.build_timeout_s = build_timeout_s
+        slug = re.sub(r"[^A-Za-z0-9_.-]+", "_", submission.name) or "submission"
+        digest = hashlib.sha1(str(submission).encode()).hexdigest()[:8]
+        self.dir = build_root / f"{backend}-{slug}-{digest}"
+        self._targets: dict[str, Path] | None = None
+
+    def configure_args(self) -> list[str]:
+        args = [f"-DSCANLAB_BACKEND={self.backend}", f"-DSCANLAB_SUBMISSION_DIR={self.submission}",
+                "-DSCANLAB_BUILD_GRADER=ON"]
+        if not any(d.startswith("CMAKE_BUILD_TYPE=") for d in self.defines):
+            args.append("-DCMAKE_BUILD_TYPE=Release")
+        args += [f"-D{d}" for d in self.defines]
+        return args
+
+    def configure(self) -> BuildResult:
+        self.dir.mkdir(parents=True, exist_ok=True)
+        query = self.dir / ".cmake" / "api" / "v1" / "query" / _QUERY_CLIENT / "codemodel-v2"
+        query.parent.mkdir(parents=True, exist_ok=True)
+        query.touch()
+        args = self.configure_args()
+        stamp = self.dir / _STAMP
+        fresh = not (self.dir / "CMakeCache.txt").exists()
+        if not fresh and stamp.exists() and json.loads(stamp.read_text()) == args and self._reply_index():
+            return BuildResult(True, "")  # `cmake --build` re-runs CMake itself when inputs change
+        cmd = ["cmake", "-S", str(self.repo), "-B", str(self.dir)] + args
+        if fresh and shutil.which("ninja"):
+            cmd += ["-G", "Ninja"]
+        stamp.unlink(missing_ok=True)
+        rc, out = _run(cmd, self.repo, self.build_timeout_s)
+        if rc == 0:
+            stamp.write_text(json.dumps(args))
+        return BuildResult(rc == 0, out)
+
+    def _reply_index(self) -> Path | None:
+        reply = self.dir / ".cmake" / "api" / "v1" / "reply"
+        indexes = sorted(reply.glob("index-*.json")) if reply.is_dir() else []
+        return indexes[-1] if indexes else None
+
+    def targets(self) -> dict[str, Path]:
+        """Executable targets of the build and their files (CMake file API)."""
+        if self._targets is not None:
+            return self._targets
+        found: dict[str, Path] = {}
+        index_path = self._reply_index()
+        if index_path is not None:
+            reply = index_path.parent
+            index = json.loads(index_path.read_text())
+            client = index.get("reply", {}).get(_QUERY_CLIENT, {})
+            codemodel = client.get("codemodel-v2", {})
+            if "jsonFile" in codemodel:
+                model = json.loads((reply / codemodel["jsonFile"]).read_text())
+                for config in model.get("configurations", [])[:1]:
+                    for t in config.get("targets", []):
+                        target = json.loads((reply / t["jsonFile"]).read_text())
+                        if target.get("type") != "EXECUTABLE" or not target.get("artifacts"):
+                            continue
+                        path = Path(target["artifacts"][0]["path"])
+                        found[target["name"]] = path if path.is_absolute() else self.dir / path
+        self._targets = found
+        return found
+
+    def build(self, target: str) -> BuildResult:
+        artifact = self.targets().get(target)
+        rc, out = _run(["cmake", "--build", str(self.dir), "--target", target, "--parallel", str(self.jobs)],
+                       self.repo, self.build_timeout_s)
+        self._targets = None  # a re-run of CMake may have changed the model
+        artifact = self.targets().get(target, artifact)
+        ok = rc == 0 and artifact is not None and artifact.exists()
+        return BuildResult(ok, out, artifact if ok else None)
+
+
+def first_errors(output: str, submission: Path, repo: Path, limit: int = 4) -> list[str]:
+    """The first compiler/linker errors, those in the submission's files first,
+    as 'file:line: error: message' lines followed by the compiler's context lines."""
+    lines = output.splitlines()
+    found: list[tuple[int, int, list[str]]] = []  # (rank, index, block)
+    for i, line in enumerate(lines):
+        m = _GCC_ERROR.match(line) or _NVCC_ERROR.match(line)
+        if m:
+            path = m.group("file").strip()
+            shown = _shorten(path, submission, repo)
+            rank = 0 if _inside(path, submission) else 1
+            block = [f"{shown}:{m.group('line')}: error: {m.group('msg').strip()}"]
+            for follow in lines[i + 1 : i + 4]:
+                if _GCC_ERROR.match(follow) or _NVCC_ERROR.match(follow) or not follow.startswith(" "):
+                    break
+                block.append(follow.rstrip())
+            found.append((rank, i, block))
+        elif _LINK_ERROR.search(line):
+            found.append((2, i, [line.strip()]))
+    found.sort(key=lambda x: (x[0], x[1]))
+    result: list[str] = []
+    seen = set()
+    for _rank, _i, block in found:
+        if block[0] in seen:
+            continue
+        seen.add(block[0])
+        result.extend(block)
+        if len(seen) >= limit:
+            break
+    if not result:
+        tail = [l for l in lines if l.strip()][-12:]
+        result = tail or ["the build failed without an error message"]
+    return result
+
+
+def _inside(path: str, directory: Path) -> bool:
+    try:
+        Path(os.path.abspath(path)).relative_to(directory)
+        return True
+    except ValueError:
+        return False
+
+
+def _shorten(path: str, submission: Path, repo: Path) -> str:
+    p = Path(os.path.abspath(path))
+    for base in (submission, repo):
+        try:
+            return str(p.relative_to(base))
+        except ValueError:
+            continue
+    return path

@@ -1,0 +1,119 @@
+"""Command line of grader/grade."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+from . import manifest as manifest_mod
+from .build import BuildTree, first_errors
+from .formats import FORMATS, Report, render
+from .grading import Options, grade_lab
+from .runner import Limits
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="grade",
+        description="Build, run and score scanlab labs. Exit status: 0 when every check passed, "
+                    "1 when a check failed, 2 on a usage or manifest error.")
+    p.add_argument("labs", nargs="+", metavar="LAB", help='"02", "02-kogge-stone" or "all"')
+    p.add_argument("--backend", choices=("sim", "cuda"), default="sim",
+                   help="sim: CPU simulator, no GPU needed (default); cuda: nvcc and a GPU")
+    p.add_argument("--submission", default="labs", metavar="DIR",
+                   help='directory laid out like labs/ (default: labs; "solutions" grades the references)')
+    p.add_argument("--format", choices=FORMATS, default="text")
+    p.add_argument("--output", metavar="FILE", help="write the report here (the text table still goes to stdout)")
+    p.add_argument("--jobs", type=int, default=os.cpu_count() or 2, metavar="N", help="parallel build jobs")
+    p.add_argument("--build-root", metavar="DIR", help="where build trees go (default: <repo>/build/grade)")
+    p.add_argument("--timeout", type=float, default=60.0, metavar="S",
+                   help="wall-time limit of one test in seconds (default 60)")
+    p.add_argument("--lab-timeout", type=float, default=900.0, metavar="S",
+                   help="wall-time limit for all runs of one lab's tests (default 900)")
+    p.add_argument("--memory-limit", type=int, default=None, metavar="MIB",
+                   help="address-space limit of a test program in MiB; 0 = none "
+                        "(default: 4096 on sim, none on cuda, where the driver reserves huge mappings)")
+    p.add_argument("--no-sanitizer", action="store_true",
+                   help="cuda backend: do not rerun checks under compute-sanitizer")
+    p.add_argument("--cmake-define", action="append", default=[], metavar="VAR=VALUE",
+                   help="extra -D for the CMake configure step (repeatable)")
+    p.add_argument("--manifest", default=str(REPO / "grader" / "points.toml"), help=argparse.SUPPRESS)
+    p.add_argument("--test-binary", action="append", default=[], metavar="NN=PATH", help=argparse.SUPPRESS)
+    p.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    return p
+
+
+def _resolve_submission(text: str) -> Path:
+    """'labs' and 'solutions' name the repository's own directories."""
+    if text.rstrip("/") in ("labs", "solutions"):
+        return REPO / text.rstrip("/")
+    return Path(text).resolve()
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    started = time.monotonic()
+    try:
+        labs_all = manifest_mod.load(Path(args.manifest))
+        labs = manifest_mod.resolve(labs_all, args.labs)
+    except manifest_mod.ManifestError as e:
+        print(f"grade: {e}", file=sys.stderr)
+        return 2
+    submission = _resolve_submission(args.submission)
+    if not submission.is_dir():
+        print(f"grade: submission directory {submission} does not exist", file=sys.stderr)
+        return 2
+    test_binaries = {}
+    for item in args.test_binary:
+        number, _, path = item.partition("=")
+        test_binaries[number.zfill(2)] = Path(path).resolve()
+
+    memory_mib = args.memory_limit if args.memory_limit is not None else (4096 if args.backend == "sim" else 0)
+    limits = Limits(test_timeout_s=args.timeout, total_timeout_s=args.lab_timeout,
+                    memory_bytes=(memory_mib << 20) if memory_mib else None)
+    build_root = Path(args.build_root).resolve() if args.build_root else REPO / "build" / "grade"
+    opts = Options(repo=REPO, backend=args.backend, submission=submission, build_root=build_root,
+                   jobs=max(1, args.jobs), limits=limits, defines=args.cmake_define,
+                   sanitize=not args.no_sanitizer, test_binaries=test_binaries)
+
+    tree = None
+    configure_error = None
+    if any(l.number not in test_binaries for l in labs):
+        tree = BuildTree(REPO, build_root, args.backend, submission, opts.jobs, args.cmake_define)
+        print(f"grade: configuring {tree.dir}", file=sys.stderr)
+        configured = tree.configure()
+        if not configured.ok:
+            configure_error = [l for l in configured.output.splitlines() if l.strip()]
+            errors = [i for i, l in enumerate(configure_error) if l.startswith("CMake Error")]
+            start = errors[0] if errors else max(0, len(configure_error) - 12)
+            configure_error = configure_error[start : start + 12]
+
+    results = []
+    for lab in labs:
+        print(f"grade: lab {lab.number} ({lab.dir}): building and testing", file=sys.stderr)
+        results.append(grade_lab(lab, opts, tree, configure_error))
+
+    try:
+        shown = str(submission.relative_to(REPO)) + "/"
+    except ValueError:
+        shown = str(submission)
+    report = Report(args.backend, shown, results, time.monotonic() - started)
+    color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty()
+                                       and os.environ.get("NO_COLOR") is None)
+    if args.output:
+        text = render(report, args.format)
+        Path(args.output).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.output).write_text(text)
+        if args.format != "text":
+            sys.stdout.write(render(report, "text", color))
+    else:
+        sys.stdout.write(render(report, args.format, color and args.format == "text"))
+    manifest_errors = [c for l in results for c in l.checks if c.kind == "manifest"]
+    if manifest_errors:
+        return 2
+    return 0 if report.passed else 1

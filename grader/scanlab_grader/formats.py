@@ -1,0 +1,277 @@
+"""Report formats: text (terminal), json (scanlab's own), junit, gradescope,
+prairielearn and classroom (GitHub Classroom)."""
+
+from __future__ import annotations
+
+import base64
+import json
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+
+from .grading import CheckResult, LabResult
+
+FORMATS = ("text", "json", "junit", "gradescope", "prairielearn", "classroom")
+
+
+@dataclass
+class Report:
+    backend: str
+    submission: str
+    labs: list[LabResult]
+    seconds: float = 0.0
+
+    @property
+    def points(self) -> float:
+        return sum(l.points for l in self.labs)
+
+    @property
+    def max_points(self) -> float:
+        return sum(l.max_points for l in self.labs)
+
+    @property
+    def passed(self) -> bool:
+        return all(l.passed for l in self.labs)
+
+    def failed_checks(self):
+        for lab in self.labs:
+            for c in lab.checks:
+                if c.status == "fail":
+                    yield lab, c
+
+
+def _num(x: float):
+    return int(x) if float(x).is_integer() else round(x, 3)
+
+
+def _pts(a: float, b: float) -> str:
+    return f"{_num(a)}/{_num(b)}"
+
+
+def _check_text(lab: LabResult, c: CheckResult) -> str:
+    """Everything a student needs about one check, as plain text."""
+    lines = [f"{c.check.title}", f"category: {c.check.category}; tests: {c.check.tests}"]
+    if c.status == "pass":
+        lines.append(f"PASS ({len(c.tests)} tests)")
+    elif c.status == "skip":
+        lines.append(f"SKIPPED: {c.reason}")
+    else:
+        lines.append(f"FAIL: {c.reason}")
+        lines.extend(c.details)
+    return "\n".join(lines)
+
+
+# ----------------------------------------------------------------------------- text
+
+def render_text(report: Report, color: bool = False) -> str:
+    def paint(text: str, code: str) -> str:
+        return f"\033[{code}m{text}\033[0m" if color else text
+
+    status_word = {"pass": paint("PASS", "32;1"), "fail": paint("FAIL", "31;1"), "skip": paint("SKIP", "33")}
+    out = [f"scanlab grade: backend {report.backend}, submission {report.submission}", ""]
+    id_width = max([len(c.check.id) for l in report.labs for c in l.checks] + [5])
+    for lab in report.labs:
+        head = f"Lab {lab.lab.number}  {lab.lab.title}  ({lab.lab.dir})"
+        out.append(f"{paint(head, '1')}  {_pts(lab.points, lab.max_points)}")
+        for c in lab.checks:
+            points = _pts(c.points, c.max_points) if c.status != "skip" else "-"
+            line = f"  {lab.lab.number}  {c.check.id:<{id_width}}  {points:>7}  {status_word[c.status]}"
+            if c.status != "pass" and c.reason:
+                line += f"  {c.reason}"
+            out.append(line)
+        for note in lab.notes:
+            out.append(f"  note: {note}")
+        out.append("")
+    failed = list(report.failed_checks())
+    n_checks = sum(1 for l in report.labs for c in l.checks if c.status != "skip")
+    summary = f"Total: {_pts(report.points, report.max_points)} points; "
+    summary += f"{n_checks - len(failed)} of {n_checks} checks passed"
+    out.append(paint(summary, "1"))
+    if failed:
+        out += ["", "Details of the failed checks:"]
+        for lab, c in failed:
+            out.append("")
+            out.append(paint(f"[{lab.lab.number} {c.check.id}] {c.check.title}", "1"))
+            out.append(f"  {c.reason}")
+            out.extend("  " + d for d in c.details)
+    return "\n".join(out) + "\n"
+
+
+# ----------------------------------------------------------------------------- json
+
+def render_json(report: Report) -> str:
+    doc = {
+        "backend": report.backend,
+        "submission": report.submission,
+        "score": _num(report.points),
+        "max_score": _num(report.max_points),
+        "passed": report.passed,
+        "labs": [{
+            "number": l.lab.number, "dir": l.lab.dir, "title": l.lab.title,
+            "score": _num(l.points), "max_score": _num(l.max_points), "error": l.error, "notes": l.notes,
+            "checks": [{
+                "id": c.check.id, "title": c.check.title, "category": c.check.category,
+                "status": c.status, "kind": c.kind, "reason": c.reason, "details": c.details,
+                "points": _num(c.points), "max_points": _num(c.max_points), "tests": c.tests,
+            } for c in l.checks],
+        } for l in report.labs],
+    }
+    return json.dumps(doc, indent=2) + "\n"
+
+
+# ----------------------------------------------------------------------------- JUnit XML
+# Structure of the JUnit XML that Jenkins, GitLab and GitHub test reporters read
+# (the Ant junit task's schema): <testsuites> holding one <testsuite> per lab,
+# one <testcase> per check; a failed check carries <failure> (wrong result) or
+# <error> (could not be judged: compile error, crash, hang, ...), a check not
+# graded on this backend carries <skipped>.
+
+_ERROR_KINDS = {"crash", "timeout", "exit", "compile", "build", "missing", "tampered", "manifest", "not-run"}
+
+
+def render_junit(report: Report) -> str:
+    root = ET.Element("testsuites", name="scanlab", tests="0", failures="0", errors="0", skipped="0",
+                      time=f"{report.seconds:.3f}")
+    totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
+    for lab in report.labs:
+        counts = {"tests": len(lab.checks), "failures": 0, "errors": 0, "skipped": 0}
+        suite = ET.SubElement(root, "testsuite", name=f"{lab.lab.dir}", tests="0", failures="0", errors="0",
+                              skipped="0", time=f"{sum(c.seconds for c in lab.checks):.3f}")
+        props = ET.SubElement(suite, "properties")
+        ET.SubElement(props, "property", name="backend", value=report.backend)
+        ET.SubElement(props, "property", name="score", value=str(_num(lab.points)))
+        ET.SubElement(props, "property", name="max_score", value=str(_num(lab.max_points)))
+        for c in lab.checks:
+            case = ET.SubElement(suite, "testcase", classname=f"scanlab.lab{lab.lab.number}", name=c.check.id,
+                                 time=f"{c.seconds:.3f}")
+            if c.status == "skip":
+                ET.SubElement(case, "skipped", message=c.reason)
+                counts["skipped"] += 1
+            elif c.status == "fail":
+                tag = "error" if c.kind in _ERROR_KINDS else "failure"
+                elem = ET.SubElement(case, tag, message=c.reason, type=c.kind or "failure")
+                elem.text = "\n".join(c.details)
+                counts["errors" if tag == "error" else "failures"] += 1
+            out = ET.SubElement(case, "system-out")
+            out.text = f"{c.check.title}\npoints: {_pts(c.points, c.max_points)}\ntests: {', '.join(c.tests)}"
+        for k, v in counts.items():
+            suite.set(k, str(v))
+            totals[k] += v
+    for k, v in totals.items():
+        root.set(k, str(v))
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+# ----------------------------------------------------------------------------- Gradescope
+# results.json as documented at gradescope-autograders.readthedocs.io/en/latest/specs/:
+# top-level score, output, tests[] with name, score, max_score, status
+# ("passed"/"failed"), output.
+
+def render_gradescope(report: Report) -> str:
+    tests = []
+    for lab in report.labs:
+        for c in lab.checks:
+            if c.status == "skip":
+                continue
+            tests.append({
+                "name": f"Lab {lab.lab.number} · {c.check.id}: {c.check.title}",
+                "number": f"{lab.lab.number}.{len(tests) + 1}",
+                "score": _num(c.points),
+                "max_score": _num(c.max_points),
+                "status": "passed" if c.status == "pass" else "failed",
+                "output": _check_text(lab, c),
+                "tags": [f"lab{lab.lab.number}", c.check.category],
+            })
+    doc = {
+        "score": _num(report.points),
+        "execution_time": round(report.seconds),
+        "output": f"scanlab grader, backend {report.backend}: {_pts(report.points, report.max_points)} points",
+        "stdout_visibility": "visible",
+        "tests": tests,
+    }
+    return json.dumps(doc, indent=2) + "\n"
+
+
+# ----------------------------------------------------------------------------- PrairieLearn
+# /grade/results/results.json of PrairieLearn's external grading (docs/externalGrading.md):
+# gradable, score in [0, 1], message, output, tests[] with name, description,
+# points, max_points, message, output. A compile error still counts as gradable:
+# the attempt was made and scores 0 for that lab. The file must stay under 1 MB.
+
+PL_LIMIT = 1_000_000
+
+
+def render_prairielearn(report: Report) -> str:
+    tests = []
+    for lab in report.labs:
+        for c in lab.checks:
+            if c.status == "skip":
+                continue
+            tests.append({
+                "name": f"Lab {lab.lab.number} {c.check.id}",
+                "description": c.check.title,
+                "points": _num(c.points),
+                "max_points": _num(c.max_points),
+                "message": "passed" if c.status == "pass" else c.reason,
+                "output": "\n".join(c.details),
+            })
+    score = report.points / report.max_points if report.max_points else 0.0
+    doc = {
+        "gradable": True,
+        "score": round(score, 6),
+        "message": f"{_pts(report.points, report.max_points)} points",
+        "output": render_text(report),
+        "tests": tests,
+    }
+    text = json.dumps(doc, indent=2)
+    if len(text.encode()) > PL_LIMIT:
+        doc["output"] = "(omitted: too long)"
+        for t in doc["tests"]:
+            t["output"] = t["output"][:2000]
+        text = json.dumps(doc, indent=2)
+    return text + "\n"
+
+
+# ----------------------------------------------------------------------------- GitHub Classroom
+# GitHub Classroom's current autograding reporter, the action
+# `classroom-resources/autograding-grading-reporter@v1` (source:
+# github.com/github-education-resources/autograding-grading-reporter), reads, for each runner
+# id listed in its `runners` input, the environment variable <ID>_RESULTS holding
+# base64-encoded JSON {version: 1, status: pass|fail|error, max_score,
+# tests: [{name, status, score, message, test_code, filename, line_no, duration}]},
+# the same payload its runner actions (autograding-command-grader, ...) emit as
+# their `result` output. This format writes that base64 text; see grader/README.md
+# for the workflow step.
+
+def classroom_payload(report: Report) -> dict:
+    tests = []
+    for lab in report.labs:
+        for c in lab.checks:
+            if c.status == "skip":
+                continue
+            status = "pass" if c.status == "pass" else ("error" if c.kind in _ERROR_KINDS else "fail")
+            tests.append({
+                "name": f"Lab {lab.lab.number} {c.check.id}",
+                "status": status,
+                "score": _num(c.points),
+                "message": "" if c.status == "pass" else "\n".join([c.reason] + c.details),
+                "test_code": c.check.tests,
+                "filename": "",
+                "line_no": 0,
+                "duration": int(c.seconds * 1000),
+            })
+    statuses = {t["status"] for t in tests}
+    overall = "error" if "error" in statuses else ("fail" if "fail" in statuses else "pass")
+    return {"version": 1, "status": overall, "max_score": _num(report.max_points), "tests": tests}
+
+
+def render_classroom(report: Report) -> str:
+    payload = json.dumps(classroom_payload(report), separators=(",", ":")).encode()
+    return base64.b64encode(payload).decode("ascii") + "\n"
+
+
+def render(report: Report, fmt: str, color: bool = False) -> str:
+    if fmt == "text":
+        return render_text(report, color)
+    return {"json": render_json, "junit": render_junit, "gradescope": render_gradescope,
+            "prairielearn": render_prairielearn, "classroom": render_classroom}[fmt](report)

@@ -1,0 +1,231 @@
+"""Grading one lab: build its test program, run it, map the outcomes to checks."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import gtest_filter
+from .build import BuildTree, first_errors
+from .manifest import Check, Lab
+from .runner import Limits, SuiteRun, TestOutcome, run_suite
+
+MAX_DETAIL_LINES = 40
+MAX_REASON = 160
+SANITIZER_EXIT = 99
+
+# compute-sanitizer tools run (backend cuda) on the tests of a check, by category.
+SANITIZERS = {
+    "race-freedom": ("racecheck", "synccheck"),
+    "correctness": ("memcheck",),
+}
+
+
+@dataclass
+class CheckResult:
+    check: Check
+    status: str  # pass | fail | skip
+    kind: str = ""  # why it failed: assertion crash timeout exit not-run skipped-test compile build
+    #                  tampered manifest sanitizer missing ; or gpu-only when skipped
+    reason: str = ""
+    details: list[str] = field(default_factory=list)
+    tests: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def points(self) -> float:
+        return self.check.points if self.status == "pass" else 0.0
+
+    @property
+    def max_points(self) -> float:
+        return 0.0 if self.status == "skip" else self.check.points
+
+
+@dataclass
+class LabResult:
+    lab: Lab
+    checks: list[CheckResult]
+    error: str | None = None  # lab-wide failure (compile error, crash at startup, ...)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def points(self) -> float:
+        return sum(c.points for c in self.checks)
+
+    @property
+    def max_points(self) -> float:
+        return sum(c.max_points for c in self.checks)
+
+    @property
+    def passed(self) -> bool:
+        return all(c.status != "fail" for c in self.checks)
+
+
+@dataclass
+class Options:
+    repo: Path
+    backend: str
+    submission: Path
+    build_root: Path
+    jobs: int
+    limits: Limits
+    defines: list[str] = field(default_factory=list)
+    sanitize: bool = True
+    sanitizer: str = "compute-sanitizer"
+    test_binaries: dict[str, Path] = field(default_factory=dict)  # lab number -> prebuilt program
+
+
+def _one_line(text: str) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= MAX_REASON else line[: MAX_REASON - 1] + "…"
+
+
+def _lab_failure(lab: Lab, backend: str, kind: str, reason: str, details: list[str]) -> LabResult:
+    checks = []
+    for check in lab.checks:
+        if check.category == "performance" and backend != "cuda":
+            checks.append(_gpu_only(check))
+        else:
+            checks.append(CheckResult(check, "fail", kind, _one_line(reason), details[:MAX_DETAIL_LINES]))
+    return LabResult(lab, checks, error=reason)
+
+
+def _gpu_only(check: Check) -> CheckResult:
+    return CheckResult(check, "skip", "gpu-only", "performance is measured on a GPU only (--backend cuda)")
+
+
+def evaluate_check(check: Check, suite: SuiteRun, target: str) -> CheckResult:
+    matched = gtest_filter.select(check.tests, suite.plan or [])
+    if not matched:
+        return CheckResult(check, "fail", "manifest",
+                           f"manifest error: filter '{check.tests}' matches no test of {target}")
+    outcomes = [suite.outcomes.get(t) or TestOutcome(t, "not-run", f"{t} did not run") for t in matched]
+    bad = [o for o in outcomes if o.status != "pass"]
+    seconds = sum(o.ms for o in outcomes) / 1000.0
+    if not bad:
+        return CheckResult(check, "pass", tests=matched, seconds=seconds)
+    first = bad[0]
+    reason = first.reason or f"{first.name}: {first.status}"
+    if len(bad) > 1:
+        reason = f"{_one_line(reason)} (+{len(bad) - 1} more failing)"
+    kind = {"fail": "assertion", "skip": "skipped-test"}.get(first.status, first.status)
+    details: list[str] = []
+    for o in bad[:3]:
+        details.append(f"[{o.name}] {o.status}")
+        details.extend("    " + d for d in (o.details or [o.reason])[:12])
+    if len(bad) > 3:
+        details.append(f"... and {len(bad) - 3} more failing tests: " + ", ".join(o.name for o in bad[3:8]))
+    return CheckResult(check, "fail", kind, _one_line(reason), details[:MAX_DETAIL_LINES], matched, seconds)
+
+
+def _sanitizer_report(log: Path) -> list[str]:
+    try:
+        text = log.read_text(errors="replace")
+    except OSError:
+        return []
+    lines = [l.rstrip() for l in text.splitlines() if l.startswith("=========")]
+    body = [l for l in lines if l.strip("= ").strip() and "COMPUTE-SANITIZER" not in l]
+    return body[:14]
+
+
+def _run_sanitizers(opts: Options, lab: Lab, binary: Path, result: CheckResult, log_dir: Path,
+                    env: dict[str, str]) -> CheckResult:
+    tools = SANITIZERS.get(result.check.category, ())
+    for tool in tools:
+        san_logs: list[Path] = []
+
+        def cmd_for(flt: str | None, attempt: int, tool=tool, san_logs=san_logs) -> list[str]:
+            log = log_dir / f"{result.check.id}-{tool}-{attempt}.sanitizer.log"
+            log.unlink(missing_ok=True)
+            san_logs.append(log)
+            cmd = [opts.sanitizer, "--tool", tool, "--error-exitcode", str(SANITIZER_EXIT),
+                   "--log-file", str(log)]
+            if tool == "memcheck":
+                cmd += ["--leak-check", "no"]
+            cmd.append(str(binary))
+            return cmd + ([f"--gtest_filter={flt}"] if flt else [])
+
+        slow = Limits(test_timeout_s=opts.limits.test_timeout_s * 10, total_timeout_s=opts.limits.total_timeout_s,
+                      memory_bytes=None, max_restarts=opts.limits.max_restarts)
+        suite = run_suite(cmd_for, env=env, cwd=binary.parent, log_dir=log_dir, limits=slow,
+                          only=result.tests, repo=opts.repo, label=f"{result.check.id}-{tool}")
+        failed_runs = [log for log, rc in zip(san_logs, suite.exit_codes) if rc == SANITIZER_EXIT]
+        if failed_runs:
+            report = _sanitizer_report(failed_runs[0])
+            first = next((l.strip("= ").strip() for l in report if l.strip("= ").strip()), "")
+            return CheckResult(result.check, "fail", "sanitizer",
+                               _one_line(f"compute-sanitizer {tool} reported an error: {first}"),
+                               [f"compute-sanitizer --tool {tool}:"] + ["    " + l for l in report],
+                               result.tests, result.seconds)
+        if suite.tampered or suite.error:
+            why = suite.tampered or suite.error
+            return CheckResult(result.check, "fail", "tampered" if suite.tampered else "crash",
+                               _one_line(f"under compute-sanitizer {tool}: {why}"), [], result.tests)
+        under = evaluate_check(result.check, suite, lab.target)
+        if under.status != "pass":
+            under.reason = _one_line(f"under compute-sanitizer {tool}: {under.reason}")
+            return under
+    return result
+
+
+def grade_lab(lab: Lab, opts: Options, tree: BuildTree | None, configure_error: list[str] | None) -> LabResult:
+    lab_src = opts.submission / lab.dir
+    binary = opts.test_binaries.get(lab.number)
+    if binary is None:
+        if not lab_src.is_dir():
+            return _lab_failure(lab, opts.backend, "missing",
+                                f"no submission for this lab: {lab_src} does not exist", [])
+        if configure_error is not None:
+            return _lab_failure(lab, opts.backend, "build", "the build could not be configured: "
+                                + (configure_error[0] if configure_error else ""), configure_error)
+        assert tree is not None
+        if lab.target not in tree.targets():
+            return _lab_failure(lab, opts.backend, "build",
+                                f"the build defines no target {lab.target} (grader/labs CMake or manifest error)", [])
+        built = tree.build(lab.target)
+        if not built.ok:
+            errors = first_errors(built.output, opts.submission, opts.repo)
+            return _lab_failure(lab, opts.backend, "compile", "compile error: " + errors[0], errors)
+        binary = built.artifact
+    assert binary is not None
+
+    log_dir = (tree.dir if tree is not None else opts.build_root) / "grade-logs" / lab.dir
+    if log_dir.exists():
+        shutil.rmtree(log_dir, ignore_errors=True)
+    env = dict(os.environ)
+    limits = opts.limits
+    if lab.timeout_s:
+        limits = Limits(lab.timeout_s, limits.total_timeout_s, limits.memory_bytes, limits.max_restarts)
+
+    def cmd_for(flt: str | None, attempt: int) -> list[str]:
+        return [str(binary)] + ([f"--gtest_filter={flt}"] if flt else [])
+
+    suite = run_suite(cmd_for, env=env, cwd=binary.parent, log_dir=log_dir, limits=limits, repo=opts.repo,
+                      label="tests")
+    if suite.tampered:
+        return _lab_failure(lab, opts.backend, "tampered",
+                            f"forged result: {suite.tampered}; no result of this lab counts",
+                            ["The lab's test program wrote to the grader's result channel records the",
+                             "harness did not sign. Printed test output is never used for grading."])
+    if suite.plan is None:
+        details = [suite.error or "no result"] + suite.notes
+        return _lab_failure(lab, opts.backend, "crash", suite.error or "the test program produced no results",
+                            details)
+    results = []
+    for check in lab.checks:
+        if check.category == "performance" and opts.backend != "cuda":
+            results.append(_gpu_only(check))
+            continue
+        result = evaluate_check(check, suite, lab.target)
+        if (opts.backend == "cuda" and opts.sanitize and result.status == "pass"
+                and check.category in SANITIZERS):
+            result = _run_sanitizers(opts, lab, binary, result, log_dir, env)
+        results.append(result)
+    lab_result = LabResult(lab, results, error=suite.error, notes=list(suite.notes))
+    if suite.error:
+        for r in lab_result.checks:
+            if r.status == "pass":
+                r.status, r.kind, r.reason = "fail", "crash", _one_line(suite.error)
+    return lab_result

@@ -1,0 +1,274 @@
+"""Runs a lab's test program in child processes and turns the signed records
+into one outcome per test.
+
+Every child gets a fresh key, a wall-time limit per test, optional address-space
+and output-size limits, and its own session so that a kill reaches everything
+it started. A crash, hang or early exit fails the test that was running; the
+tests that had not run yet are run again in a new child (at most
+``max_restarts`` times), so one crash costs only the test it killed.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import selectors
+import signal
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from . import gtest_filter
+from .protocol import KEY_BYTES, KEY_FD_ENV, RESULT_FD_ENV, RecordStream
+
+HARNESS_NO_KEY_EXIT = 70  # harness_main.cpp: kExitNoKey
+OUTPUT_LIMIT_BYTES = 64 << 20
+
+
+@dataclass
+class Limits:
+    test_timeout_s: float = 60.0  # one test's wall time
+    total_timeout_s: float = 900.0  # all runs of one lab program together
+    memory_bytes: int | None = 4 << 30  # RLIMIT_AS; None leaves it unlimited
+    max_restarts: int = 16
+
+
+@dataclass
+class TestOutcome:
+    name: str
+    status: str  # pass | fail | skip | crash | timeout | exit | not-run
+    reason: str = ""  # one line, for the table
+    details: list[str] = field(default_factory=list)
+    ms: int = 0
+
+
+@dataclass
+class SuiteRun:
+    plan: list[str] | None = None
+    outcomes: dict[str, TestOutcome] = field(default_factory=dict)
+    error: str | None = None  # the program failed as a whole (nothing attributable to a test)
+    tampered: str | None = None
+    notes: list[str] = field(default_factory=list)
+    exit_codes: list[int] = field(default_factory=list)
+    output_tail: str = ""
+    runs: int = 0
+
+
+def signal_name(num: int) -> str:
+    try:
+        return signal.Signals(num).name
+    except ValueError:
+        return f"signal {num}"
+
+
+def _limits_preexec(memory_bytes: int | None) -> Callable[[], None]:
+    def apply() -> None:
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        resource.setrlimit(resource.RLIMIT_FSIZE, (OUTPUT_LIMIT_BYTES, OUTPUT_LIMIT_BYTES))
+        if memory_bytes:
+            resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+
+    return apply
+
+
+def _tail(path: Path, lines: int = 30, max_bytes: int = 16384) -> str:
+    try:
+        with open(path, "rb") as f:
+            f.seek(0, os.SEEK_END)
+            size = f.tell()
+            f.seek(max(0, size - max_bytes))
+            data = f.read().decode("utf-8", errors="replace")
+    except OSError:
+        return ""
+    return "\n".join(data.splitlines()[-lines:])
+
+
+@dataclass
+class _Single:
+    stream: RecordStream
+    rc: int | None = None
+    timed_out: str | None = None  # reason when we killed it for time
+    started_at: float = 0.0
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def run_once(cmd: list[str], *, env: dict[str, str], cwd: Path, log_path: Path, limits: Limits,
+             deadline: float) -> _Single:
+    key = os.urandom(KEY_BYTES)
+    key_r, key_w = os.pipe()
+    res_r, res_w = os.pipe()
+    try:
+        os.write(key_w, key)  # 32 bytes always fit in the pipe buffer
+    finally:
+        os.close(key_w)
+    child_env = dict(env)
+    child_env[KEY_FD_ENV] = str(key_r)
+    child_env[RESULT_FD_ENV] = str(res_w)
+    single = _Single(RecordStream(key))
+    with open(log_path, "ab") as log:
+        try:
+            proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+                                    env=child_env, cwd=cwd, pass_fds=(key_r, res_w), start_new_session=True,
+                                    preexec_fn=_limits_preexec(limits.memory_bytes))
+        finally:
+            os.close(key_r)
+            os.close(res_w)
+    sel = selectors.DefaultSelector()
+    sel.register(res_r, selectors.EVENT_READ)
+    stream = single.stream
+    last_event = time.monotonic()
+    eof = False
+    exited_at = None
+    try:
+        while not eof:
+            now = time.monotonic()
+            if exited_at is None and proc.poll() is not None:
+                exited_at = now
+            if exited_at is not None and now - exited_at > 2.0:
+                break  # something the program started keeps the channel open
+            if exited_at is None:
+                limit_hit = None
+                if now > deadline:
+                    limit_hit = "the lab's total time limit ran out"
+                elif now - last_event > limits.test_timeout_s:
+                    limit_hit = f"timed out after {limits.test_timeout_s:g} s"
+                if limit_hit:
+                    single.timed_out = limit_hit
+                    _kill_group(proc)
+                    proc.wait()
+                    exited_at = time.monotonic()
+            for _key, _mask in sel.select(timeout=0.1):
+                data = os.read(res_r, 65536)
+                if not data:
+                    eof = True
+                    break
+                if stream.feed(data):
+                    last_event = time.monotonic()
+    finally:
+        sel.close()
+        os.close(res_r)
+        if proc.poll() is None:
+            _kill_group(proc)
+        single.rc = proc.wait()
+    stream.finish()
+    return single
+
+
+def _failure_lines(failures: list[dict], repo: Path | None) -> list[str]:
+    lines = []
+    for f in failures:
+        where = str(f.get("file") or "")
+        if repo is not None and where.startswith(str(repo) + os.sep):
+            where = where[len(str(repo)) + 1 :]
+        line = int(f.get("line") or 0)
+        prefix = f"{where}:{line}: " if where and line else (f"{where}: " if where else "")
+        message = str(f.get("message", "")).rstrip()
+        first, *rest = message.splitlines() or [""]
+        lines.append(prefix + first)
+        lines.extend("  " + r for r in rest)
+    return lines
+
+
+def run_suite(cmd_for: Callable[[str | None, int], list[str]], *, env: dict[str, str], cwd: Path,
+              log_dir: Path, limits: Limits, only: list[str] | None = None, repo: Path | None = None,
+              label: str = "run") -> SuiteRun:
+    """cmd_for(filter, attempt) -> argv. `only`: run just these tests (by full name)."""
+    suite = SuiteRun()
+    log_dir.mkdir(parents=True, exist_ok=True)
+    deadline = time.monotonic() + limits.total_timeout_s
+    selected = list(only) if only is not None else None
+    attempt = 0
+    while True:
+        flt = gtest_filter.exact(selected) if selected is not None else None
+        log_path = log_dir / f"{label}-{attempt}.log"
+        log_path.unlink(missing_ok=True)
+        single = run_once(cmd_for(flt, attempt), env=env, cwd=cwd, log_path=log_path, limits=limits,
+                          deadline=deadline)
+        suite.runs += 1
+        suite.exit_codes.append(single.rc)
+        suite.output_tail = _tail(log_path)
+        stream = single.stream
+        if suite.plan is None:
+            suite.plan = stream.plan
+        for name, ended in stream.ended.items():
+            if ended.result == "pass":
+                suite.outcomes[name] = TestOutcome(name, "pass", ms=ended.ms)
+            elif ended.result == "skip":
+                details = _failure_lines(ended.failures, repo)
+                suite.outcomes[name] = TestOutcome(name, "skip", f"{name} was skipped", details, ended.ms)
+            else:
+                details = _failure_lines(ended.failures, repo)
+                first = details[0] if details else "failed"
+                suite.outcomes[name] = TestOutcome(name, "fail", f"{name} failed: {first}", details, ended.ms)
+        if stream.tampered:
+            suite.tampered = stream.tampered
+            return suite
+
+        rc = single.rc
+        current = stream.current
+        where = f" during {current}" if current else (
+            f" after {stream.order[-1]}" if stream.order else " before the first test")
+        if stream.complete_count is not None:
+            if single.timed_out:
+                suite.notes.append(f"the test program did not exit after all tests had finished ({single.timed_out})")
+            elif rc is not None and rc < 0:
+                suite.notes.append(f"the test program crashed with {signal_name(-rc)} after all tests had finished")
+            if stream.complete_count != len(stream.ended):
+                suite.error = (f"the harness reported {stream.complete_count} finished tests "
+                               f"but sent results for {len(stream.ended)}")
+            planned = stream.plan or []
+            for name in planned:
+                if name not in suite.outcomes:
+                    suite.outcomes[name] = TestOutcome(name, "not-run", f"{name} did not run")
+            return suite
+
+        # The program ended abnormally.
+        if single.timed_out:
+            kind = "timeout"
+            reason = f"{single.timed_out}{where}"
+        elif rc == HARNESS_NO_KEY_EXIT and stream.plan is None:
+            kind = "crash"
+            reason = "the test harness could not read the grader's key (was it read by lab code?)"
+        elif rc is not None and rc < 0:
+            kind = "crash"
+            sig = signal_name(-rc)
+            reason = f"crashed with {sig}{where}"
+            if sig == "SIGXFSZ":
+                reason += f" (printed more than {OUTPUT_LIMIT_BYTES >> 20} MiB)"
+        elif rc == 0:
+            kind = "exit"
+            reason = f"the test program exited before finishing (exit() called from lab code?){where}"
+        else:
+            kind = "exit"
+            reason = f"the test program exited with status {rc} before finishing{where}"
+        tail = [l for l in suite.output_tail.splitlines()[-12:]]
+        details = [reason] + (["last lines the program printed:"] + ["  " + l for l in tail] if tail else [])
+        if current:
+            suite.outcomes[current] = TestOutcome(current, kind, reason, details)
+        if suite.plan is None:
+            suite.error = reason
+            suite.notes.extend(details[1:])
+            return suite
+        remaining = [t for t in (selected if selected is not None else suite.plan) if t not in suite.outcomes]
+        if not remaining:
+            return suite
+        progress = current is not None or bool(stream.ended)
+        attempt += 1
+        out_of_time = time.monotonic() >= deadline
+        if not progress or attempt > limits.max_restarts or out_of_time:
+            why = ("the lab's total time limit ran out" if out_of_time else
+                   "too many restarts" if progress else reason)
+            for name in remaining:
+                suite.outcomes[name] = TestOutcome(name, kind if not progress else "not-run",
+                                                   f"{name} did not run: {why}", details)
+            return suite
+        selected = remaining

@@ -25,8 +25,11 @@ struct Plus {
 template <class T>
 struct Max {
     __host__ __device__ T operator()(const T& a, const T& b) const { return a < b ? b : a; }
-    // lowest(), not min(): for floating types min() is the smallest positive value.
-    __host__ __device__ T identity() const { return std::numeric_limits<T>::lowest(); }
+    // lowest(), not min(): for floating types min() is the smallest positive value. Held in a
+    // constexpr variable because device code may use its value but not call the host-only
+    // std::numeric_limits functions.
+    static constexpr T kLowest = std::numeric_limits<T>::lowest();
+    __host__ __device__ T identity() const { return kLowest; }
 };
 
 }  // namespace scanlab

@@ -1,0 +1,92 @@
+// Lab 03's host entries, as the suite calls them, what they promise, and the runs of the two
+// whole-array conversions.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "scanlab/section_size.hpp"
+#include "section_scan_checks.hpp"
+
+template <class T, class Op>
+void kogge_stone_exclusive_scan(const T* d_in, T* d_out, std::size_t n, unsigned section_size, Op op);
+template <class T, class Op>
+void inclusive_to_exclusive(const T* d_inclusive, T* d_exclusive, std::size_t n, Op op);
+template <class T, class Op>
+void exclusive_to_inclusive(const T* d_in, const T* d_exclusive, T* d_inclusive, std::size_t n, Op op);
+
+namespace lab03 {
+
+using namespace scanlab::grading;
+using scanlab::ScanKind;
+
+inline constexpr auto kExclusiveScan = [](auto... args) { kogge_stone_exclusive_scan(args...); };
+
+// The same steps as the inclusive Kogge-Stone scan on a section shifted by one.
+inline const SectionScanSpec kKoggeStoneExclusive{
+    ScanKind::exclusive,
+    [](unsigned s) { return scanlab::ceil_log2(s); },
+    [](unsigned s) { return static_cast<unsigned long long>(s) * scanlab::ceil_log2(s) - (s - 1); },
+};
+
+// Whole-array sizes: empty, single, around one and several blocks of any reasonable size.
+inline std::vector<std::size_t> conversion_sizes() { return {0, 1, 2, 7, 255, 256, 257, 1000, 4099}; }
+
+enum class Conversion { inclusive_to_exclusive, exclusive_to_inclusive };
+
+// A conversion run: the scan it starts from (the reference's, uploaded) and what it must
+// produce. Going back to inclusive combines each element once more: depth 1.
+template <class Case>
+class ConversionRun {
+public:
+    using T = typename Case::T;
+    using Op = typename Case::Op;
+
+    ConversionRun(Conversion conversion, std::size_t n)
+        : conversion_(conversion),
+          run_(Space::device, n, n),
+          source_(Space::device, scanlab::reference_scan(source_kind(), run_.input().data(), n, Op{})) {}
+
+    // Calls the conversion with `op` (the case's operator or a counting wrapper of it).
+    template <class AnyOp>
+    ::testing::AssertionResult call(AnyOp op) const {
+        return run_.call([&] {
+            if (conversion_ == Conversion::inclusive_to_exclusive) {
+                inclusive_to_exclusive(static_cast<const T*>(source_.data()), run_.out(), run_.size(), op);
+            } else {
+                exclusive_to_inclusive(run_.in(), static_cast<const T*>(source_.data()), run_.out(), run_.size(), op);
+            }
+        });
+    }
+
+    ::testing::AssertionResult output_matches() const {
+        const unsigned depth = conversion_ == Conversion::inclusive_to_exclusive ? 0 : 1;
+        return run_.output_matches(target_kind(), scanlab::kWholeArray, depth);
+    }
+
+    ::testing::AssertionResult inputs_unmodified() const {
+        if (auto input = run_.input_unmodified(); !input) return input;
+        const std::vector<T> original = scanlab::reference_scan(source_kind(), run_.input().data(), run_.size(), Op{});
+        auto result = matches_reference(original, source_.read());
+        if (!result) result << " (the conversion modified the scan it was given)";
+        return result;
+    }
+
+    std::size_t size() const { return run_.size(); }
+
+private:
+    ScanKind source_kind() const {
+        return conversion_ == Conversion::inclusive_to_exclusive ? ScanKind::inclusive : ScanKind::exclusive;
+    }
+    ScanKind target_kind() const {
+        return conversion_ == Conversion::inclusive_to_exclusive ? ScanKind::exclusive : ScanKind::inclusive;
+    }
+
+    Conversion conversion_;
+    ScanRun<Case> run_;
+    TestArray<T> source_;
+};
+
+inline std::string describe_conversion(std::size_t n) { return "n = " + std::to_string(n); }
+
+}  // namespace lab03

@@ -1,0 +1,51 @@
+// Element-wise comparison of a lab's output with the reference, for every lab suite.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstddef>
+#include <type_traits>
+#include <vector>
+
+namespace scanlab::grading {
+
+inline constexpr std::size_t kMismatchesShown = 8;
+
+// Exact when `bounds` is empty; otherwise |actual[i] - expected[i]| <= bounds[i] (a NaN fails).
+// The failure message lists the first mismatches with index, expected, actual and bound,
+// and how many there are in all.
+template <class T>
+::testing::AssertionResult matches_reference(const std::vector<T>& expected, const std::vector<T>& actual,
+                                             const std::vector<T>& bounds = {}) {
+    if (actual.size() != expected.size()) {
+        return ::testing::AssertionFailure()
+               << "output has " << actual.size() << " elements, expected " << expected.size();
+    }
+    const bool exact = bounds.empty();
+    std::size_t mismatches = 0;
+    auto failure = ::testing::AssertionFailure();
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+        bool equal;
+        if constexpr (std::is_floating_point_v<T>) {
+            equal = exact ? actual[i] == expected[i] : std::fabs(actual[i] - expected[i]) <= bounds[i];
+        } else {
+            equal = actual[i] == expected[i];
+        }
+        if (equal) continue;
+        if (mismatches < kMismatchesShown) {
+            failure << "\n  index " << i << ": expected " << ::testing::PrintToString(expected[i]) << ", actual "
+                    << ::testing::PrintToString(actual[i]);
+            if (exact) {
+                failure << " (exact)";
+            } else {
+                failure << ", bound " << ::testing::PrintToString(bounds[i]);
+            }
+        }
+        ++mismatches;
+    }
+    if (mismatches == 0) return ::testing::AssertionSuccess();
+    return failure << "\n  " << mismatches << " of " << expected.size() << " elements differ";
+}
+
+}  // namespace scanlab::grading

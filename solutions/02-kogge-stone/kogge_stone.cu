@@ -1,0 +1,128 @@
+// Lab 02 reference solution: Kogge-Stone inclusive scan of independent sections.
+//
+// Layering as in CUB: a block-level scan of one section in shared memory (two variants),
+// the kernel that moves a section between global and shared memory, and the host entry that
+// checks its arguments and launches one block per section.
+//
+// Both variants apply the operator S*log2(S) - (S-1) times per section of S elements: step
+// `stride` combines every element with the one `stride` places before it, except the first
+// `stride` elements, which already hold their final value. Output i is ready after
+// ceil(log2(i + 1)) steps, which is what makes Kogge-Stone fast despite doing more work than
+// the sequential scan's n - 1.
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <stdexcept>
+
+#include "scanlab/cuda_check.hpp"
+#include "scanlab/section_size.hpp"
+
+// ---------------------------------------------------------------------------------------
+// Block level: scan section[0 .. section_size) in shared memory, one element per thread.
+
+// In place: one buffer. A thread reads section[tid - stride] while the thread `stride`
+// places earlier may be updating that very element, so every step needs two barriers:
+// all reads of the step finish before any write, all writes before the next step's reads.
+template <class T, class Op>
+__device__ void block_scan_inplace(T* section, unsigned tid, unsigned section_size, Op op) {
+    for (unsigned stride = 1; stride < section_size; stride *= 2) {
+        const bool has_partner = tid >= stride;
+        T partial = section[tid];
+        if (has_partner) { partial = op(section[tid - stride], partial); }
+        __syncthreads();  // in place: every read of this step precedes every write
+        if (has_partner) section[tid] = partial;
+        __syncthreads();  // in place: every write of this step precedes the next reads
+    }
+}
+
+// Double-buffered: each step reads one buffer and writes the other, so reads and writes of
+// one step never touch the same element and a single barrier per step suffices. Costs a
+// second buffer of shared memory. Returns the buffer that holds the result.
+template <class T, class Op>
+__device__ T* block_scan_double_buffer(T* front, T* back, unsigned tid, unsigned section_size, Op op) {
+    for (unsigned stride = 1; stride < section_size; stride *= 2) {
+        back[tid] = tid >= stride ? op(front[tid - stride], front[tid]) : front[tid];
+        T* const written = back;
+        back = front;
+        front = written;
+        __syncthreads();  // double buffer: this step's writes precede the next step's reads
+    }
+    return front;
+}
+
+// ---------------------------------------------------------------------------------------
+// Kernels: one block per section, blockDim.x == section size.
+
+// Dynamic shared memory, declared once as bytes because the element type is a template
+// parameter. 16 bytes covers the alignment of every element type the kit scans.
+constexpr std::size_t kSharedAlignment = 16;
+
+// Positions past n are padded with the identity, so the last, partial section runs the same
+// code as a full one; their results are never stored.
+template <class T, class Op>
+__device__ void load_section(const T* in, T* section, std::size_t n, Op op) {
+    const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    section[threadIdx.x] = i < n ? in[i] : op.identity();
+}
+
+template <class T>
+__device__ void store_section(const T* section, T* out, std::size_t n) {
+    const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = section[threadIdx.x];
+}
+
+template <class T, class Op>
+__global__ void kogge_stone_inplace_kernel(const T* in, T* out, std::size_t n, Op op) {
+    extern __shared__ __align__(kSharedAlignment) unsigned char shared_bytes[];
+    T* const section = reinterpret_cast<T*>(shared_bytes);
+    load_section(in, section, n, op);
+    __syncthreads();  // in place: the whole section is loaded before any thread reads a neighbour
+    block_scan_inplace(section, threadIdx.x, blockDim.x, op);
+    store_section(section, out, n);
+}
+
+template <class T, class Op>
+__global__ void kogge_stone_double_buffer_kernel(const T* in, T* out, std::size_t n, Op op) {
+    extern __shared__ __align__(kSharedAlignment) unsigned char shared_bytes[];
+    T* const front = reinterpret_cast<T*>(shared_bytes);
+    T* const back = front + blockDim.x;
+    load_section(in, front, n, op);
+    __syncthreads();  // double buffer: the whole section is loaded before any thread reads a neighbour
+    const T* const result = block_scan_double_buffer(front, back, threadIdx.x, blockDim.x, op);
+    store_section(result, out, n);
+}
+
+// ---------------------------------------------------------------------------------------
+// Host entries.
+
+inline void check_section_size(unsigned section_size) {
+    if (!scanlab::is_valid_section_size(section_size)) {
+        throw std::invalid_argument("section_size must be a power of two in [32, 1024]");
+    }
+}
+
+inline unsigned section_count(std::size_t n, unsigned section_size) {
+    return static_cast<unsigned>(scanlab::ceil_div(n, section_size));
+}
+
+template <class T, class Op>
+void kogge_stone_inplace_scan(const T* d_in, T* d_out, std::size_t n, unsigned section_size, Op op) {
+    check_section_size(section_size);
+    if (n == 0) return;  // a launch with no blocks is an invalid configuration
+    const std::size_t shared_bytes = section_size * sizeof(T);
+    kogge_stone_inplace_kernel<<<section_count(n, section_size), section_size, shared_bytes>>>(
+        d_in, d_out, n, op);
+    SCANLAB_CUDA_CHECK(cudaGetLastError());
+}
+
+template <class T, class Op>
+void kogge_stone_double_buffer_scan(const T* d_in, T* d_out, std::size_t n, unsigned section_size, Op op) {
+    check_section_size(section_size);
+    if (n == 0) return;  // a launch with no blocks is an invalid configuration
+    constexpr std::size_t kBuffers = 2;
+    const std::size_t shared_bytes = kBuffers * section_size * sizeof(T);
+    kogge_stone_double_buffer_kernel<<<section_count(n, section_size), section_size, shared_bytes>>>(
+        d_in, d_out, n, op);
+    SCANLAB_CUDA_CHECK(cudaGetLastError());
+}

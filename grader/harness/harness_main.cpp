@@ -184,7 +184,8 @@ class ResultRecorder : public testing::EmptyTestEventListener {
   }
 
   void OnTestPartResult(const testing::TestPartResult& part) override {
-    if (!part.failed() || failures_.size() >= kMaxFailuresPerTest) return;
+    // Failures, and the reason given for a skip.
+    if (!(part.failed() || part.skipped()) || failures_.size() >= kMaxFailuresPerTest) return;
     std::string f = "{\"file\":";
     append_json_string(f, part.file_name() != nullptr ? part.file_name() : "");
     f += ",\"line\":" + std::to_string(part.line_number() > 0 ? part.line_number() : 0);
@@ -224,6 +225,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "scanlab harness: could not read the grader's key; refusing to run.\n");
     return kExitNoKey;
   }
+  // Line-buffered output, so what a test printed survives a crash in the log.
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
 #ifdef SCANLAB_SIM
   scanlab::sim::set_error_exit_status(0);
 #endif

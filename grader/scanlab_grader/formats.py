@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 
@@ -125,6 +126,15 @@ def render_json(report: Report) -> str:
 # <error> (could not be judged: compile error, crash, hang, ...), a check not
 # graded on this backend carries <skipped>.
 
+_XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+
+
+def _xml_text(text: str) -> str:
+    """Text that XML 1.0 can hold: terminal colour codes and other control characters dropped."""
+    return _XML_INVALID.sub("", _ANSI.sub("", text))
+
+
 _ERROR_KINDS = {"crash", "timeout", "exit", "compile", "build", "missing", "tampered", "manifest", "not-run"}
 
 
@@ -134,7 +144,7 @@ def render_junit(report: Report) -> str:
     totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
     for lab in report.labs:
         counts = {"tests": len(lab.checks), "failures": 0, "errors": 0, "skipped": 0}
-        suite = ET.SubElement(root, "testsuite", name=f"{lab.lab.dir}", tests="0", failures="0", errors="0",
+        suite = ET.SubElement(root, "testsuite", name=_xml_text(lab.lab.dir), tests="0", failures="0", errors="0",
                               skipped="0", time=f"{sum(c.seconds for c in lab.checks):.3f}")
         props = ET.SubElement(suite, "properties")
         ET.SubElement(props, "property", name="backend", value=report.backend)
@@ -144,15 +154,15 @@ def render_junit(report: Report) -> str:
             case = ET.SubElement(suite, "testcase", classname=f"scanlab.lab{lab.lab.number}", name=c.check.id,
                                  time=f"{c.seconds:.3f}")
             if c.status == "skip":
-                ET.SubElement(case, "skipped", message=c.reason)
+                ET.SubElement(case, "skipped", message=_xml_text(c.reason))
                 counts["skipped"] += 1
             elif c.status == "fail":
                 tag = "error" if c.kind in _ERROR_KINDS else "failure"
-                elem = ET.SubElement(case, tag, message=c.reason, type=c.kind or "failure")
-                elem.text = "\n".join(c.details)
+                elem = ET.SubElement(case, tag, message=_xml_text(c.reason), type=c.kind or "failure")
+                elem.text = _xml_text("\n".join(c.details))
                 counts["errors" if tag == "error" else "failures"] += 1
             out = ET.SubElement(case, "system-out")
-            out.text = f"{c.check.title}\npoints: {_pts(c.points, c.max_points)}\ntests: {', '.join(c.tests)}"
+            out.text = _xml_text(f"{c.check.title}\npoints: {_pts(c.points, c.max_points)}\ntests: {', '.join(c.tests)}")
         for k, v in counts.items():
             suite.set(k, str(v))
             totals[k] += v

@@ -113,8 +113,9 @@ def evaluate_check(check: Check, suite: SuiteRun, target: str) -> CheckResult:
     kind = {"fail": "assertion", "skip": "skipped-test"}.get(first.status, first.status)
     details: list[str] = []
     for o in bad[:3]:
-        details.append(f"[{o.name}] {o.status}")
-        details.extend("    " + d for d in (o.details or [o.reason])[:12])
+        if len(bad) > 1 or o.status == "fail":
+            details.append(f"{o.name}:" if o.status == "fail" else o.reason)
+        details.extend("    " + d for d in o.details[:16])
     if len(bad) > 3:
         details.append(f"... and {len(bad) - 3} more failing tests: " + ", ".join(o.name for o in bad[3:8]))
     return CheckResult(check, "fail", kind, _one_line(reason), details[:MAX_DETAIL_LINES], matched, seconds)
@@ -206,11 +207,11 @@ def grade_lab(lab: Lab, opts: Options, tree: BuildTree | None, configure_error: 
                       label="tests")
     if suite.tampered:
         return _lab_failure(lab, opts.backend, "tampered",
-                            f"forged result: {suite.tampered}; no result of this lab counts",
-                            ["The lab's test program wrote to the grader's result channel records the",
-                             "harness did not sign. Printed test output is never used for grading."])
+                            f"forged results: {suite.tampered}; the lab scores 0",
+                            ["The test program wrote records to the grader's result channel that the",
+                             "harness did not sign. Only signed records count; printed output never does."])
     if suite.plan is None:
-        details = [suite.error or "no result"] + suite.notes
+        details = suite.notes
         return _lab_failure(lab, opts.backend, "crash", suite.error or "the test program produced no results",
                             details)
     results = []

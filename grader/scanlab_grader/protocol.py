@@ -79,14 +79,14 @@ class RecordStream:
     def _verify(self, line: bytes) -> dict | None:
         sig, sep, payload = line.partition(b" ")
         if not sep or len(sig) != 64:
-            self._tamper("a malformed record was written to the result channel")
+            self._tamper("a malformed record was written")
             return None
         try:
             good = hmac.compare_digest(sig.decode("ascii"), sign(self.key, payload))
         except UnicodeDecodeError:
             good = False
         if not good:
-            self._tamper("a record with a forged signature was written to the result channel")
+            self._tamper("a record with a wrong signature was written")
             return None
         try:
             rec = json.loads(payload.decode("utf-8", errors="replace"))

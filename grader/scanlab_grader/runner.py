@@ -74,7 +74,7 @@ def _limits_preexec(memory_bytes: int | None) -> Callable[[], None]:
     return apply
 
 
-def _tail(path: Path, lines: int = 30, max_bytes: int = 16384) -> str:
+def _tail(path: Path, lines: int = 200, max_bytes: int = 65536) -> str:
     try:
         with open(path, "rb") as f:
             f.seek(0, os.SEEK_END)
@@ -153,6 +153,13 @@ def run_once(cmd: list[str], *, env: dict[str, str], cwd: Path, log_path: Path, 
                     break
                 if stream.feed(data):
                     last_event = time.monotonic()
+        if exited_at is None:
+            # The channel closed (the harness closes it after the last record); give
+            # the program the rest of a test's time limit to exit.
+            try:
+                proc.wait(timeout=max(0.1, min(limits.test_timeout_s, deadline - time.monotonic())))
+            except subprocess.TimeoutExpired:
+                single.timed_out = f"did not exit within {limits.test_timeout_s:g} s"
     finally:
         sel.close()
         os.close(res_r)
@@ -176,6 +183,28 @@ def _failure_lines(failures: list[dict], repo: Path | None) -> list[str]:
         lines.append(prefix + first)
         lines.extend("  " + r for r in rest)
     return lines
+
+
+def _summary(failures: list[dict]) -> str:
+    """The first failure as one line: 'file.cpp:12: message'."""
+    if not failures:
+        return "failed"
+    f = failures[0]
+    where = os.path.basename(str(f.get("file") or ""))
+    line = int(f.get("line") or 0)
+    text = " ".join(str(f.get("message", "")).split())
+    return f"{where}:{line}: {text}" if where and line else text
+
+
+def _output_of(tail: str, test: str | None) -> list[str]:
+    """What the program printed since gtest announced `test` (or the last lines)."""
+    lines = tail.splitlines()
+    if test:
+        marker = f"[ RUN      ] {test}"
+        for i in range(len(lines) - 1, -1, -1):
+            if lines[i].strip() == marker:
+                return lines[i + 1 :][-15:]
+    return lines[-15:]
 
 
 def run_suite(cmd_for: Callable[[str | None, int], list[str]], *, env: dict[str, str], cwd: Path,
@@ -204,11 +233,13 @@ def run_suite(cmd_for: Callable[[str | None, int], list[str]], *, env: dict[str,
                 suite.outcomes[name] = TestOutcome(name, "pass", ms=ended.ms)
             elif ended.result == "skip":
                 details = _failure_lines(ended.failures, repo)
-                suite.outcomes[name] = TestOutcome(name, "skip", f"{name} was skipped", details, ended.ms)
+                why = _summary(ended.failures) if ended.failures else "no reason given"
+                suite.outcomes[name] = TestOutcome(name, "skip", f"{name} was skipped: {why}", details,
+                                                   ended.ms)
             else:
                 details = _failure_lines(ended.failures, repo)
-                first = details[0] if details else "failed"
-                suite.outcomes[name] = TestOutcome(name, "fail", f"{name} failed: {first}", details, ended.ms)
+                suite.outcomes[name] = TestOutcome(name, "fail", f"{name} failed: {_summary(ended.failures)}",
+                                                   details, ended.ms)
         if stream.tampered:
             suite.tampered = stream.tampered
             return suite
@@ -250,13 +281,13 @@ def run_suite(cmd_for: Callable[[str | None, int], list[str]], *, env: dict[str,
         else:
             kind = "exit"
             reason = f"the test program exited with status {rc} before finishing{where}"
-        tail = [l for l in suite.output_tail.splitlines()[-12:]]
-        details = [reason] + (["last lines the program printed:"] + ["  " + l for l in tail] if tail else [])
+        tail = _output_of(suite.output_tail, current)
+        details = ["what the program printed last:"] + ["  " + l for l in tail] if tail else []
         if current:
             suite.outcomes[current] = TestOutcome(current, kind, reason, details)
         if suite.plan is None:
             suite.error = reason
-            suite.notes.extend(details[1:])
+            suite.notes.extend(details)
             return suite
         remaining = [t for t in (selected if selected is not None else suite.plan) if t not in suite.outcomes]
         if not remaining:

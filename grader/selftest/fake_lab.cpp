@@ -6,10 +6,12 @@
 //   skip         FakeLab.Skips calls GTEST_SKIP
 //   crash        FakeLab.Crashes dies with SIGSEGV
 //   hang         FakeLab.Hangs loops forever
-//   exit0        FakeLab.Exits calls exit(0) in the middle of the run
+//   exit0        FakeLab.Exits prints gtest's success lines and calls exit(0)
+//                in the middle of the run
 //   forge        FakeLab.Forges prints gtest's success lines and writes an
 //                unsigned "all passed" record to every writable pipe it finds
 //   forge-exit   like forge, then exit(0) (hides the remaining tests)
+//   hog          FakeLab.Hogs allocates and touches 8 GiB
 //   static-crash the program crashes before main(), in a static constructor
 // With nothing switched on, every test passes.
 
@@ -21,6 +23,7 @@
 #include <cstring>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -91,12 +94,23 @@ TEST(FakeLab, Hangs) {
 }
 
 TEST(FakeLab, Exits) {
-  if (behaviour("exit0")) std::exit(0);
+  if (behaviour("exit0")) {
+    // What a test program that finished successfully would print, then leave.
+    std::printf("[       OK ] FakeLab.Exits (0 ms)\n[  PASSED  ] 9 tests.\n");
+    std::exit(0);
+  }
 }
 
 TEST(FakeLab, Forges) {
   if (behaviour("forge") || behaviour("forge-exit")) forge_records();
   if (behaviour("forge-exit")) std::exit(0);
+}
+
+TEST(FakeLab, Hogs) {
+  if (behaviour("hog")) {
+    std::vector<char> block(std::size_t{8} << 30, 1);
+    EXPECT_EQ(block[12345], 1);
+  }
 }
 
 TEST(FakeLabLate, Passes) { SUCCEED(); }

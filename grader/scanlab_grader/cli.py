@@ -42,6 +42,7 @@ def _parser() -> argparse.ArgumentParser:
                    help="cuda backend: do not rerun checks under compute-sanitizer")
     p.add_argument("--cmake-define", action="append", default=[], metavar="VAR=VALUE",
                    help="extra -D for the CMake configure step (repeatable)")
+    p.add_argument("--sanitizer-command", default="compute-sanitizer", help=argparse.SUPPRESS)
     p.add_argument("--manifest", default=str(REPO / "grader" / "points.toml"), help=argparse.SUPPRESS)
     p.add_argument("--test-binary", action="append", default=[], metavar="NN=PATH", help=argparse.SUPPRESS)
     p.add_argument("--color", choices=("auto", "always", "never"), default="auto")
@@ -79,7 +80,8 @@ def main(argv: list[str] | None = None) -> int:
     build_root = Path(args.build_root).resolve() if args.build_root else REPO / "build" / "grade"
     opts = Options(repo=REPO, backend=args.backend, submission=submission, build_root=build_root,
                    jobs=max(1, args.jobs), limits=limits, defines=args.cmake_define,
-                   sanitize=not args.no_sanitizer, test_binaries=test_binaries)
+                   sanitize=not args.no_sanitizer, sanitizer=args.sanitizer_command,
+                   test_binaries=test_binaries)
 
     tree = None
     configure_error = None

@@ -130,6 +130,21 @@ class ProtocolTest(unittest.TestCase):
         self.assertEqual(rc, 2)
         self.assertCheck(checks, "typo", "fail", "manifest", "matches no test")
 
+    def test_cuda_backend_runs_sanitizers(self):
+        sanitizer = str(HERE / "fake_compute_sanitizer")
+        os.environ["SCANLAB_FAKE_SANITIZER_ERRORS"] = "synccheck"
+        try:
+            rc, doc, checks = self.grade([], extra=["--backend", "cuda", "--sanitizer-command", sanitizer])
+        finally:
+            del os.environ["SCANLAB_FAKE_SANITIZER_ERRORS"]
+        self.assertEqual(rc, 1)
+        # race-freedom: racecheck and synccheck; synccheck reports an error.
+        self.assertCheck(checks, "crashes", "fail", "sanitizer",
+                         "compute-sanitizer synccheck reported an error: Error: synccheck hazard")
+        self.assertIn("by thread (3,0,0)", "\n".join(checks["crashes"]["details"]))
+        self.assertCheck(checks, "passes", "pass")  # memcheck is clean
+        self.assertCheck(checks, "speed", "pass")  # performance counts on a GPU
+
     def test_text_and_other_formats_exit_status(self):
         rc, text = self.grade(["crash"], fmt="text")
         self.assertEqual(rc, 1)

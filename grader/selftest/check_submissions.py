@@ -1,0 +1,86 @@
+"""End-to-end checks of grader/grade on the repository's own labs.
+
+  check_submissions.py solutions   `grade --submission solutions` of every lab
+                                   that has a reference solution scores full marks
+  check_submissions.py skeletons   `grade` of the skeletons in labs/ fails every
+                                   lab, by failed assertions only: a skeleton must
+                                   compile, run and not crash
+
+Exit status 77 (ctest: skipped) when the manifest or the labs are not there."""
+
+import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[1]
+sys.path.insert(0, str(HERE.parent))
+
+from scanlab_grader import manifest  # noqa: E402
+
+SKIP = 77
+
+
+def main() -> int:
+    p = argparse.ArgumentParser()
+    p.add_argument("which", choices=("solutions", "skeletons"))
+    p.add_argument("--build-root", required=True)
+    p.add_argument("--jobs", default="2")
+    p.add_argument("--backend", default="sim")
+    args = p.parse_args()
+
+    manifest_path = REPO / "grader" / "points.toml"
+    if not manifest_path.exists():
+        print(f"skipped: {manifest_path} does not exist")
+        return SKIP
+    labs = manifest.load(manifest_path)
+    sub_dir = REPO / ("solutions" if args.which == "solutions" else "labs")
+    present = [l for l in labs.values() if (sub_dir / l.dir).is_dir()]
+    if not present:
+        print(f"skipped: no lab of the manifest has a directory in {sub_dir}")
+        return SKIP
+    cmd = [sys.executable, str(HERE.parent / "grade"), "--backend", args.backend,
+           "--submission", args.which if args.which == "solutions" else "labs",
+           "--format", "json", "--build-root", args.build_root, "--jobs", args.jobs]
+    cmd += [l.number for l in present]
+    print("$", " ".join(cmd), flush=True)
+    proc = subprocess.run(cmd, stdout=subprocess.PIPE, text=True)
+    try:
+        doc = json.loads(proc.stdout)
+    except json.JSONDecodeError:
+        print(proc.stdout)
+        print(f"FAIL: grade printed no JSON report (exit status {proc.returncode})")
+        return 1
+
+    problems = []
+    for lab in doc["labs"]:
+        for c in lab["checks"]:
+            mark = {"pass": "PASS", "fail": "FAIL", "skip": "SKIP"}[c["status"]]
+            print(f"  {lab['number']} {c['id']:<32} {mark} {c['reason']}")
+        failed = [c for c in lab["checks"] if c["status"] == "fail"]
+        if args.which == "solutions":
+            for c in failed:
+                problems.append(f"reference solution of lab {lab['number']} fails {c['id']}: {c['reason']}")
+                problems.extend("    " + d for d in c["details"][:20])
+        else:
+            if not failed:
+                problems.append(f"the skeleton of lab {lab['number']} passes every check")
+            for c in failed:
+                if c["kind"] != "assertion":
+                    problems.append(f"skeleton of lab {lab['number']}, check {c['id']}: {c['kind']}: {c['reason']}")
+    if args.which == "solutions" and proc.returncode != 0 and not problems:
+        problems.append(f"grade exited with status {proc.returncode} although every check passed")
+    if args.which == "skeletons" and proc.returncode != 1:
+        problems.append(f"grade exited with status {proc.returncode}, expected 1")
+    if problems:
+        print("\n".join(["", "FAIL:"] + problems))
+        return 1
+    print(f"\nOK: {args.which} of labs {', '.join(l.number for l in present)} graded as expected "
+          f"({doc['score']}/{doc['max_score']} points)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

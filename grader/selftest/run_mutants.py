@@ -1,0 +1,161 @@
+"""The grader proves it can fail: every known-bad kernel described in
+grader/mutants/NN-name.toml must be rejected by the checks it lists.
+
+For each [[mutant]] the reference solution is copied into a scratch submission
+directory, the mutant's edit is applied (its `find` text must occur exactly
+once in the file), the lab is graded with grader/grade, and every check in
+`rejected_by` must have failed. The scratch directory is the same for all
+mutants, so grade's build tree is reused and only the edited lab is rebuilt.
+
+Usage: run_mutants.py --build-root DIR [--jobs N] [--backend sim|cuda] [LAB...]
+Exit status 77 (ctest: skipped) when there is no mutant file or no manifest."""
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+import time
+import tomllib
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[1]
+sys.path.insert(0, str(HERE.parent))
+
+from scanlab_grader import manifest  # noqa: E402
+
+SKIP = 77
+MUTANT_KEYS = {"name", "file", "find", "replace", "rejected_by"}
+
+
+class MutantFileError(Exception):
+    pass
+
+
+def load_mutants(path: Path, lab: manifest.Lab) -> list[dict]:
+    try:
+        data = tomllib.loads(path.read_text())
+    except tomllib.TOMLDecodeError as e:
+        raise MutantFileError(f"{path.name}: {e}") from None
+    mutants = data.get("mutant")
+    if not isinstance(mutants, list) or not mutants:
+        raise MutantFileError(f"{path.name}: no [[mutant]] entries")
+    check_ids = {c.id for c in lab.checks}
+    names = set()
+    for i, m in enumerate(mutants):
+        where = f"{path.name}: mutant #{i + 1} ({m.get('name', '?')})"
+        missing = MUTANT_KEYS - m.keys()
+        if missing:
+            raise MutantFileError(f"{where}: missing {', '.join(sorted(missing))}")
+        unknown = m.keys() - MUTANT_KEYS - {"description"}
+        if unknown:
+            raise MutantFileError(f"{where}: unknown keys {', '.join(sorted(unknown))}")
+        if m["name"] in names:
+            raise MutantFileError(f"{where}: duplicate name")
+        names.add(m["name"])
+        if not isinstance(m["rejected_by"], list) or not m["rejected_by"]:
+            raise MutantFileError(f"{where}: rejected_by must be a non-empty list of check ids")
+        bad = [c for c in m["rejected_by"] if c not in check_ids]
+        if bad:
+            raise MutantFileError(f"{where}: rejected_by names unknown checks of lab {lab.number}: {', '.join(bad)}")
+        if m["find"] == m["replace"]:
+            raise MutantFileError(f"{where}: replace equals find")
+    return mutants
+
+
+def main() -> int:
+    p = argparse.ArgumentParser()
+    p.add_argument("labs", nargs="*", help="only these labs (numbers)")
+    p.add_argument("--build-root", required=True)
+    p.add_argument("--jobs", default="2")
+    p.add_argument("--backend", default="sim")
+    p.add_argument("--timeout", default="60", help="per-test time limit passed to grade")
+    args = p.parse_args()
+
+    manifest_path = REPO / "grader" / "points.toml"
+    mutant_files = sorted((REPO / "grader" / "mutants").glob("[0-9][0-9]-*.toml"))
+    if not manifest_path.exists() or not mutant_files:
+        print("skipped: no grader/points.toml or no grader/mutants/NN-name.toml")
+        return SKIP
+    labs = manifest.load(manifest_path)
+    if args.labs:
+        wanted = {n.zfill(2) for n in args.labs}
+        mutant_files = [f for f in mutant_files if f.name[:2] in wanted]
+
+    build_root = Path(args.build_root).resolve()
+    scratch = build_root / "mutant-submission"
+    if scratch.exists():
+        shutil.rmtree(scratch)
+    shutil.copytree(REPO / "solutions", scratch, symlinks=True)
+
+    failures: list[str] = []
+    survived = 0
+    total = 0
+    for path in mutant_files:
+        lab = labs.get(path.name[:2])
+        if lab is None or path.stem != lab.dir:
+            failures.append(f"{path.name}: no lab '{path.stem}' in the manifest")
+            continue
+        try:
+            mutants = load_mutants(path, lab)
+        except MutantFileError as e:
+            failures.append(str(e))
+            continue
+        for m in mutants:
+            total += 1
+            label = f"{lab.number}/{m['name']}"
+            original_path = REPO / "solutions" / lab.dir / m["file"]
+            target = scratch / lab.dir / m["file"]
+            if not original_path.is_file():
+                failures.append(f"{label}: solutions/{lab.dir}/{m['file']} does not exist")
+                continue
+            original = original_path.read_text()
+            count = original.count(m["find"])
+            if count != 1:
+                failures.append(f"{label}: the find text occurs {count} times in solutions/{lab.dir}/{m['file']} "
+                                f"(must be exactly once):\n    {m['find']!r}")
+                continue
+            target.write_text(original.replace(m["find"], m["replace"]))
+            started = time.monotonic()
+            cmd = [sys.executable, str(HERE.parent / "grade"), "--backend", args.backend, "--submission",
+                   str(scratch), "--format", "json", "--build-root", str(build_root), "--jobs", args.jobs,
+                   "--timeout", args.timeout, lab.number]
+            proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            target.write_text(original)  # a fresh mtime: the next build sees the change back
+            seconds = time.monotonic() - started
+            try:
+                doc = json.loads(proc.stdout)
+            except json.JSONDecodeError:
+                failures.append(f"{label}: grade printed no JSON (exit status {proc.returncode}):\n"
+                                + proc.stderr[-2000:])
+                continue
+            checks = {c["id"]: c for c in doc["labs"][0]["checks"]}
+            compile_failed = [c for c in checks.values() if c["kind"] in ("compile", "build")]
+            if compile_failed:
+                failures.append(f"{label}: the mutant does not build, so it proves nothing: "
+                                f"{compile_failed[0]['reason']}")
+                continue
+            escaped = [cid for cid in m["rejected_by"] if checks[cid]["status"] != "fail"]
+            rejected = {cid: checks[cid]["reason"] for cid in m["rejected_by"] if cid not in escaped}
+            verdict = "rejected" if not escaped else "SURVIVED"
+            print(f"{label:<40} {verdict:<9} {seconds:6.1f} s")
+            for cid, reason in rejected.items():
+                print(f"    {cid}: {reason}")
+            if escaped:
+                survived += 1
+                failures.append(f"{label}: not rejected by {', '.join(escaped)} (these checks passed)")
+            sys.stdout.flush()
+
+    print(f"\n{total} mutants, {survived} survived")
+    if failures:
+        print("\nFAIL:\n" + "\n".join(failures))
+        return 1
+    if total == 0:
+        print("skipped: no mutants selected")
+        return SKIP
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -16,7 +16,8 @@ sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
 import validators  # noqa: E402
-from scanlab_grader import formats, gtest_filter, manifest, protocol  # noqa: E402
+import run_mutants  # noqa: E402
+from scanlab_grader import build, formats, gtest_filter, manifest, protocol  # noqa: E402
 from scanlab_grader.grading import CheckResult, LabResult  # noqa: E402
 
 
@@ -225,6 +226,50 @@ class FormatsTest(unittest.TestCase):
         self.assertNotEqual(validators.gradescope('{"tests": [{"name": "a", "status": "ok"}]}'), [])
         self.assertNotEqual(validators.prairielearn('{"score": 1.5}'), [])
         self.assertNotEqual(validators.classroom(base64.b64encode(b'{"version": 2}').decode()), [])
+
+
+class CompilerErrorsTest(unittest.TestCase):
+    def test_student_file_first(self):
+        sub = Path("/tmp/sub")
+        out = "\n".join([
+            "[1/3] Building CXX object x.o",
+            "/repo/common/include/scanlab/x.hpp:3:1: error: something in a header",
+            "/tmp/sub/02-kogge-stone/kogge_stone.cu:42:7: error: 'tid' was not declared in this scope",
+            "   42 |   out[tid] = x;",
+            "      |       ^~~",
+            "/tmp/sub/02-kogge-stone/kogge_stone.cu(57): error: expected a \";\"",
+            "ninja: build stopped: subcommand failed.",
+        ])
+        errors = build.first_errors(out, sub, Path("/repo"))
+        self.assertEqual(errors[0], "02-kogge-stone/kogge_stone.cu:42: error: 'tid' was not declared in this scope")
+        self.assertEqual(errors[1], "   42 |   out[tid] = x;")
+        self.assertIn('02-kogge-stone/kogge_stone.cu:57: error: expected a ";"', errors)
+        self.assertEqual(errors[-1], "common/include/scanlab/x.hpp:3: error: something in a header")
+
+    def test_linker_and_unknown(self):
+        errors = build.first_errors("x.o: in function f:\nx.cu:(.text+0x1): undefined reference to `g'\n",
+                                    Path("/s"), Path("/r"))
+        self.assertIn("undefined reference", errors[0])
+        self.assertEqual(build.first_errors("weird failure\n", Path("/s"), Path("/r")), ["weird failure"])
+
+
+class MutantFileTest(unittest.TestCase):
+    def test_validation(self):
+        lab = manifest.load(_manifest_file())["02"]
+        good = ('[[mutant]]\nname = "m"\nfile = "kogge_stone.cu"\nfind = "a"\nreplace = "b"\n'
+                'rejected_by = ["correctness-inplace"]\n')
+        with tempfile.TemporaryDirectory() as d:
+            path = Path(d) / "02-kogge-stone.toml"
+            path.write_text(good)
+            self.assertEqual(len(run_mutants.load_mutants(path, lab)), 1)
+            for bad in (good.replace('"correctness-inplace"', '"no-such-check"'),
+                        good.replace('rejected_by = ["correctness-inplace"]', "rejected_by = []"),
+                        good.replace('replace = "b"', 'replace = "a"'),
+                        good.replace('name = "m"\n', ""),
+                        good + good):
+                path.write_text(bad)
+                with self.assertRaises(run_mutants.MutantFileError):
+                    run_mutants.load_mutants(path, lab)
 
 
 if __name__ == "__main__":

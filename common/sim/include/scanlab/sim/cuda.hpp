@@ -1,0 +1,367 @@
+// The CUDA C++ surface of the CPU simulator: what a .cu file may use, compiled by a host
+// compiler. Kernels run as fibers (see runtime/), one per CUDA thread.
+//
+// Lab code never includes this file itself: the rewriter (tools/cu_rewrite.py) puts it at the
+// top of every .cu, and <cuda_runtime.h> on the simulator's include path points here.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include <scanlab/sim/diagnostics.hpp>
+#include <scanlab/sim/vector_types.hpp>
+
+#define SCANLAB_SIM_SITE_PARAMS const char *scanlab_file = __builtin_FILE(), unsigned scanlab_line = __builtin_LINE()
+
+// ---- Qualifiers: device code is host code here --------------------------------------------
+#define __global__
+#define __device__
+#define __host__
+#define __constant__
+#define __managed__
+#define __forceinline__ inline __attribute__((always_inline))
+#define __noinline__ __attribute__((noinline))
+#define __restrict__ __restrict
+#define __align__(n) alignas(n)
+#define __launch_bounds__(...)
+#define __grid_constant__
+// __shared__ is rewritten by tools/cu_rewrite.py into per-block storage before compilation.
+
+// ---- Error codes and runtime types ----------------------------------------------------------
+enum cudaError_t {
+  cudaSuccess = 0,
+  cudaErrorInvalidValue = 1,
+  cudaErrorMemoryAllocation = 2,
+  cudaErrorInitializationError = 3,
+  cudaErrorLaunchFailure = 719,
+  cudaErrorInvalidConfiguration = 9,
+  cudaErrorInvalidDevicePointer = 17,
+  cudaErrorInvalidMemcpyDirection = 21,
+  cudaErrorInvalidDevice = 101,
+  cudaErrorInvalidResourceHandle = 400,
+  cudaErrorNotReady = 600,
+  cudaErrorIllegalAddress = 700,
+  cudaErrorLaunchTimeout = 702,
+  cudaErrorNotSupported = 801,
+  cudaErrorUnknown = 999,
+};
+using cudaError = cudaError_t;
+
+enum cudaMemcpyKind {
+  cudaMemcpyHostToHost = 0,
+  cudaMemcpyHostToDevice = 1,
+  cudaMemcpyDeviceToHost = 2,
+  cudaMemcpyDeviceToDevice = 3,
+  cudaMemcpyDefault = 4,
+};
+
+enum cudaFuncAttribute {
+  cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
+  cudaFuncAttributePreferredSharedMemoryCarveout = 9,
+};
+
+enum cudaDeviceAttr {
+  cudaDevAttrMaxThreadsPerBlock = 1,
+  cudaDevAttrWarpSize = 10,
+  cudaDevAttrMultiProcessorCount = 16,
+  cudaDevAttrMaxSharedMemoryPerBlockOptin = 97,
+};
+
+struct CUstream_st;
+using cudaStream_t = CUstream_st*;
+struct CUevent_st;
+using cudaEvent_t = CUevent_st*;
+
+struct cudaDeviceProp {
+  char name[256];
+  std::size_t totalGlobalMem;
+  std::size_t sharedMemPerBlock;
+  std::size_t sharedMemPerBlockOptin;
+  std::size_t sharedMemPerMultiprocessor;
+  int regsPerBlock;
+  int warpSize;
+  int maxThreadsPerBlock;
+  int maxThreadsDim[3];
+  int maxGridSize[3];
+  int maxThreadsPerMultiProcessor;
+  int maxBlocksPerMultiProcessor;
+  int multiProcessorCount;
+  int clockRate;
+  int memoryClockRate;
+  int memoryBusWidth;
+  int l2CacheSize;
+  int major;
+  int minor;
+};
+
+#define cudaStreamDefault 0x00
+#define cudaStreamNonBlocking 0x01
+#define cudaEventDefault 0x00
+
+// ---- Runtime API (implemented in runtime/runtime_api.cpp) ----------------------------------
+const char* cudaGetErrorString(cudaError_t error);
+const char* cudaGetErrorName(cudaError_t error);
+cudaError_t cudaGetLastError();
+cudaError_t cudaPeekAtLastError();
+cudaError_t cudaDeviceSynchronize();
+cudaError_t cudaDeviceReset();
+cudaError_t cudaGetDeviceCount(int* count);
+cudaError_t cudaGetDevice(int* device);
+cudaError_t cudaSetDevice(int device);
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device);
+cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device);
+
+cudaError_t cudaMalloc(void** ptr, std::size_t bytes, SCANLAB_SIM_SITE_PARAMS);
+template <class T>
+cudaError_t cudaMalloc(T** ptr, std::size_t bytes, SCANLAB_SIM_SITE_PARAMS) {
+  return cudaMalloc(reinterpret_cast<void**>(ptr), bytes, scanlab_file, scanlab_line);
+}
+cudaError_t cudaFree(void* ptr);
+cudaError_t cudaMallocHost(void** ptr, std::size_t bytes);
+template <class T>
+cudaError_t cudaMallocHost(T** ptr, std::size_t bytes) {
+  return cudaMallocHost(reinterpret_cast<void**>(ptr), bytes);
+}
+cudaError_t cudaFreeHost(void* ptr);
+cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind);
+cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind,
+                            cudaStream_t stream = nullptr);
+cudaError_t cudaMemset(void* ptr, int value, std::size_t bytes);
+cudaError_t cudaMemsetAsync(void* ptr, int value, std::size_t bytes, cudaStream_t stream = nullptr);
+cudaError_t cudaMemGetInfo(std::size_t* free_bytes, std::size_t* total_bytes);
+
+template <class T>
+cudaError_t cudaMemcpyToSymbol(T& symbol, const void* src, std::size_t bytes, std::size_t offset = 0,
+                               cudaMemcpyKind = cudaMemcpyHostToDevice) {
+  if (offset + bytes > sizeof(T)) return cudaErrorInvalidValue;
+  std::memcpy(reinterpret_cast<char*>(&symbol) + offset, src, bytes);
+  return cudaSuccess;
+}
+template <class T>
+cudaError_t cudaMemcpyFromSymbol(void* dst, const T& symbol, std::size_t bytes, std::size_t offset = 0,
+                                 cudaMemcpyKind = cudaMemcpyDeviceToHost) {
+  if (offset + bytes > sizeof(T)) return cudaErrorInvalidValue;
+  std::memcpy(dst, reinterpret_cast<const char*>(&symbol) + offset, bytes);
+  return cudaSuccess;
+}
+
+cudaError_t cudaStreamCreate(cudaStream_t* stream);
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned flags);
+cudaError_t cudaStreamDestroy(cudaStream_t stream);
+cudaError_t cudaStreamSynchronize(cudaStream_t stream);
+cudaError_t cudaEventCreate(cudaEvent_t* event);
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned flags);
+cudaError_t cudaEventDestroy(cudaEvent_t event);
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream = nullptr);
+cudaError_t cudaEventSynchronize(cudaEvent_t event);
+cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end);
+
+namespace scanlab::sim::detail {
+cudaError_t set_max_dynamic_shared_memory(int bytes);
+}
+// The simulator keeps one dynamic shared memory limit for all kernels (the largest asked for).
+template <class F>
+cudaError_t cudaFuncSetAttribute(F*, cudaFuncAttribute attr, int value) {
+  if (attr == cudaFuncAttributeMaxDynamicSharedMemorySize)
+    return scanlab::sim::detail::set_max_dynamic_shared_memory(value);
+  return cudaSuccess;
+}
+template <class F>
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, F*, int block_size, std::size_t) {
+  *blocks = block_size > 0 ? std::max(1, 2048 / block_size) : 0;
+  return cudaSuccess;
+}
+
+// ---- Built-in variables ---------------------------------------------------------------------
+namespace scanlab::sim::detail {
+struct Coordinates {
+  uint3 thread_idx;
+  uint3 block_idx;
+  dim3 block_dim;
+  dim3 grid_dim;
+};
+// The coordinates of the CUDA thread running on this OS thread; null in host code.
+extern thread_local const Coordinates* current_coordinates __attribute__((tls_model("initial-exec")));
+const Coordinates& coordinates_or_die(const char* name, const char* file, unsigned line);
+inline const Coordinates& coords(const char* name, const char* file = __builtin_FILE(),
+                                 unsigned line = __builtin_LINE()) {
+  const Coordinates* c = current_coordinates;
+  return c ? *c : coordinates_or_die(name, file, line);
+}
+}  // namespace scanlab::sim::detail
+
+#define threadIdx (::scanlab::sim::detail::coords("threadIdx").thread_idx)
+#define blockIdx (::scanlab::sim::detail::coords("blockIdx").block_idx)
+#define blockDim (::scanlab::sim::detail::coords("blockDim").block_dim)
+#define gridDim (::scanlab::sim::detail::coords("gridDim").grid_dim)
+inline constexpr int warpSize = 32;
+
+// ---- Barriers (runtime/barrier.cpp) ---------------------------------------------------------
+// Call sites travel explicitly: an optimizer may merge two textually different calls.
+void __syncthreads(SCANLAB_SIM_SITE_PARAMS);
+int __syncthreads_count(int predicate, SCANLAB_SIM_SITE_PARAMS);
+int __syncthreads_and(int predicate, SCANLAB_SIM_SITE_PARAMS);
+int __syncthreads_or(int predicate, SCANLAB_SIM_SITE_PARAMS);
+void __syncwarp(unsigned mask = 0xffffffffu, SCANLAB_SIM_SITE_PARAMS);
+
+// ---- Memory fences (runtime/atomics.cpp) ----------------------------------------------------
+void __threadfence(SCANLAB_SIM_SITE_PARAMS);
+void __threadfence_block(SCANLAB_SIM_SITE_PARAMS);
+void __threadfence_system(SCANLAB_SIM_SITE_PARAMS);
+void __nanosleep(unsigned ns);
+
+// ---- Warp intrinsics (runtime/warp.cpp) -----------------------------------------------------
+unsigned __ballot_sync(unsigned mask, int predicate, SCANLAB_SIM_SITE_PARAMS);
+int __any_sync(unsigned mask, int predicate, SCANLAB_SIM_SITE_PARAMS);
+int __all_sync(unsigned mask, int predicate, SCANLAB_SIM_SITE_PARAMS);
+unsigned __activemask();
+
+namespace scanlab::sim::detail {
+enum class ShuffleKind { index, up, down, bitwise_xor };
+std::uint64_t warp_shuffle(ShuffleKind kind, unsigned mask, std::uint64_t value, int lane_or_delta, int width,
+                           const char* file, unsigned line);
+template <class T>
+T shuffle(ShuffleKind kind, unsigned mask, T value, int lane_or_delta, int width, const char* file, unsigned line) {
+  static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= 8, "warp shuffles move values of at most 8 bytes");
+  std::uint64_t bits = 0;
+  std::memcpy(&bits, &value, sizeof(T));
+  bits = warp_shuffle(kind, mask, bits, lane_or_delta, width, file, line);
+  T result;
+  std::memcpy(&result, &bits, sizeof(T));
+  return result;
+}
+}  // namespace scanlab::sim::detail
+
+template <class T>
+T __shfl_sync(unsigned mask, T var, int src_lane, int width = warpSize, SCANLAB_SIM_SITE_PARAMS) {
+  using namespace scanlab::sim::detail;
+  return shuffle(ShuffleKind::index, mask, var, src_lane, width, scanlab_file, scanlab_line);
+}
+template <class T>
+T __shfl_up_sync(unsigned mask, T var, unsigned delta, int width = warpSize, SCANLAB_SIM_SITE_PARAMS) {
+  using namespace scanlab::sim::detail;
+  return shuffle(ShuffleKind::up, mask, var, static_cast<int>(delta), width, scanlab_file, scanlab_line);
+}
+template <class T>
+T __shfl_down_sync(unsigned mask, T var, unsigned delta, int width = warpSize, SCANLAB_SIM_SITE_PARAMS) {
+  using namespace scanlab::sim::detail;
+  return shuffle(ShuffleKind::down, mask, var, static_cast<int>(delta), width, scanlab_file, scanlab_line);
+}
+template <class T>
+T __shfl_xor_sync(unsigned mask, T var, int lane_mask, int width = warpSize, SCANLAB_SIM_SITE_PARAMS) {
+  using namespace scanlab::sim::detail;
+  return shuffle(ShuffleKind::bitwise_xor, mask, var, lane_mask, width, scanlab_file, scanlab_line);
+}
+
+// The mask-less forms were removed in CUDA 9 (Volta's independent thread scheduling): they
+// assumed lockstep warps. Reject them where they are used, with the replacement named.
+namespace scanlab::sim::detail {
+template <class... A>
+constexpr bool always_false = false;
+}
+template <class... A>
+unsigned __ballot(A...) {
+  static_assert(scanlab::sim::detail::always_false<A...>, "__ballot(pred) was removed in CUDA 9: use __ballot_sync(mask, pred)");
+  return 0;
+}
+template <class... A>
+int __any(A...) {
+  static_assert(scanlab::sim::detail::always_false<A...>, "__any(pred) was removed in CUDA 9: use __any_sync(mask, pred)");
+  return 0;
+}
+template <class... A>
+int __all(A...) {
+  static_assert(scanlab::sim::detail::always_false<A...>, "__all(pred) was removed in CUDA 9: use __all_sync(mask, pred)");
+  return 0;
+}
+template <class T, class... A>
+T __shfl(T, A...) {
+  static_assert(scanlab::sim::detail::always_false<T, A...>, "__shfl was removed in CUDA 9: use __shfl_sync(mask, ...)");
+  return T{};
+}
+template <class T, class... A>
+T __shfl_up(T, A...) {
+  static_assert(scanlab::sim::detail::always_false<T, A...>, "__shfl_up was removed in CUDA 9: use __shfl_up_sync(mask, ...)");
+  return T{};
+}
+template <class T, class... A>
+T __shfl_down(T, A...) {
+  static_assert(scanlab::sim::detail::always_false<T, A...>, "__shfl_down was removed in CUDA 9: use __shfl_down_sync(mask, ...)");
+  return T{};
+}
+template <class T, class... A>
+T __shfl_xor(T, A...) {
+  static_assert(scanlab::sim::detail::always_false<T, A...>, "__shfl_xor was removed in CUDA 9: use __shfl_xor_sync(mask, ...)");
+  return T{};
+}
+
+// ---- Bit intrinsics -------------------------------------------------------------------------
+inline int __popc(unsigned x) { return __builtin_popcount(x); }
+inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
+inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz(static_cast<unsigned>(x)); }
+inline int __clzll(long long x) { return x == 0 ? 64 : __builtin_clzll(static_cast<unsigned long long>(x)); }
+inline int __ffs(int x) { return __builtin_ffs(x); }
+inline int __ffsll(long long x) { return __builtin_ffsll(x); }
+inline unsigned __brev(unsigned x) {
+  x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);
+  x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);
+  x = ((x >> 4) & 0x0f0f0f0fu) | ((x & 0x0f0f0f0fu) << 4);
+  x = ((x >> 8) & 0x00ff00ffu) | ((x & 0x00ff00ffu) << 8);
+  return (x >> 16) | (x << 16);
+}
+inline unsigned long long __brevll(unsigned long long x) {
+  return (static_cast<unsigned long long>(__brev(static_cast<unsigned>(x))) << 32) |
+         __brev(static_cast<unsigned>(x >> 32));
+}
+template <class T>
+T __ldg(const T* p) { return *p; }
+
+// Device-side min/max for arithmetic types, as CUDA's math headers provide them (mixed
+// signedness promotes the way the built-in operators do).
+template <class A, class B, class = std::enable_if_t<std::is_arithmetic_v<A> && std::is_arithmetic_v<B>>>
+constexpr std::common_type_t<A, B> min(A a, B b) {
+  using C = std::common_type_t<A, B>;
+  return static_cast<C>(b) < static_cast<C>(a) ? static_cast<C>(b) : static_cast<C>(a);
+}
+template <class A, class B, class = std::enable_if_t<std::is_arithmetic_v<A> && std::is_arithmetic_v<B>>>
+constexpr std::common_type_t<A, B> max(A a, B b) {
+  using C = std::common_type_t<A, B>;
+  return static_cast<C>(a) < static_cast<C>(b) ? static_cast<C>(b) : static_cast<C>(a);
+}
+
+// ---- Atomics (runtime/atomics.cpp) ----------------------------------------------------------
+// Out of line on purpose: the simulator's own code is not instrumented, and the return address
+// names the student's line in reports.
+#define SCANLAB_SIM_DECLARE_ATOMIC(name, T) T name(T* address, T value);
+#define SCANLAB_SIM_DECLARE_INTEGER_ATOMICS(T) \
+  SCANLAB_SIM_DECLARE_ATOMIC(atomicAdd, T)     \
+  SCANLAB_SIM_DECLARE_ATOMIC(atomicSub, T)     \
+  SCANLAB_SIM_DECLARE_ATOMIC(atomicExch, T)    \
+  SCANLAB_SIM_DECLARE_ATOMIC(atomicMax, T)     \
+  SCANLAB_SIM_DECLARE_ATOMIC(atomicMin, T)     \
+  SCANLAB_SIM_DECLARE_ATOMIC(atomicAnd, T)     \
+  SCANLAB_SIM_DECLARE_ATOMIC(atomicOr, T)      \
+  SCANLAB_SIM_DECLARE_ATOMIC(atomicXor, T)     \
+  T atomicCAS(T* address, T compare, T value);
+SCANLAB_SIM_DECLARE_INTEGER_ATOMICS(int)
+SCANLAB_SIM_DECLARE_INTEGER_ATOMICS(unsigned int)
+SCANLAB_SIM_DECLARE_INTEGER_ATOMICS(unsigned long long int)
+SCANLAB_SIM_DECLARE_INTEGER_ATOMICS(long long int)
+SCANLAB_SIM_DECLARE_ATOMIC(atomicAdd, float)
+SCANLAB_SIM_DECLARE_ATOMIC(atomicAdd, double)
+SCANLAB_SIM_DECLARE_ATOMIC(atomicExch, float)
+unsigned int atomicInc(unsigned int* address, unsigned int limit);
+unsigned int atomicDec(unsigned int* address, unsigned int limit);
+#undef SCANLAB_SIM_DECLARE_INTEGER_ATOMICS
+#undef SCANLAB_SIM_DECLARE_ATOMIC
+
+#include <scanlab/sim/launch.hpp>
+#include <scanlab/sim/shared_memory.hpp>

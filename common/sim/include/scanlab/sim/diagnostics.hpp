@@ -1,0 +1,50 @@
+// What the simulator found, for programs (the grader, the simulator's own tests) that
+// want to inspect it instead of reading stderr.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace scanlab::sim {
+
+enum class ReportKind {
+  race,                // two unordered accesses to the same byte, at least one a write
+  barrier_divergence,  // live threads of a block at different barriers, or a different number of times
+  barrier_after_exit,  // a barrier some threads of the block had already exited before (a warning)
+  warp_mask,           // a warp intrinsic whose mask excludes the caller, names an exited lane, or disagrees
+  deadlock,            // no thread can make progress
+  out_of_bounds,       // an access outside every live device buffer or shared variable
+  invalid_launch,      // a launch configuration the device would reject
+  host_access,         // host code dereferenced a device pointer
+  unsupported,         // something the simulator cannot honour
+  api_misuse,          // a CUDA runtime call with invalid arguments
+};
+
+const char* to_string(ReportKind kind);
+
+struct Report {
+  ReportKind kind;
+  bool is_error;     // false for warnings
+  std::string text;  // the full report as printed on stderr
+};
+
+// Reports made since the previous call, oldest first; the list is cleared.
+std::vector<Report> take_reports();
+
+// Exit status the process ends with when an error was reported and main() returned 0.
+// The default is 1, so a standalone program fails when the simulator found a bug;
+// test programs that judge reports themselves set 0 ("leave the exit status alone").
+void set_error_exit_status(int status);
+
+struct Schedule {
+  enum class BlockOrder { forward, reverse, random };
+  BlockOrder block_order = BlockOrder::forward;
+  unsigned resident_blocks = 8;  // blocks running at once; the rest wait for a free slot
+  std::uint64_t seed = 1;        // thread order within a barrier interval, random block order
+  bool race_check = true;
+};
+Schedule get_schedule();
+void set_schedule(const Schedule& schedule);
+
+}  // namespace scanlab::sim

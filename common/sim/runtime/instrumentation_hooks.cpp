@@ -1,0 +1,77 @@
+// The entry points that GCC's and Clang's -fsanitize=thread instrumentation calls before every
+// load and store of student code. scanlab implements them itself instead of linking the
+// ThreadSanitizer runtime (the approach of the Linux kernel's KCSAN): each access of a CUDA
+// thread reaches the simulator, which knows the thread, its block and barrier interval.
+// This file and the rest of the simulator are compiled without instrumentation.
+#include <cstddef>
+#include <cstdint>
+
+#include "memory.hpp"
+#include "race_detector.hpp"
+#include "report.hpp"
+
+namespace scanlab::sim::detail {
+namespace {
+
+void report_host_access(std::uintptr_t address, std::uint8_t flags, std::uintptr_t pc) {
+  if (!first_time(ReportKind::host_access, pc, 0)) return;
+  Finding f;
+  f.kind = ReportKind::host_access;
+  f.headline = std::string("host code ") + ((flags & kWrite) ? "wrote to" : "read from") +
+               " device memory through a pointer from cudaMalloc";
+  f.parties.push_back(host_party((flags & kWrite) ? "write" : "read", locate(pc)));
+  f.details.push_back("location: " + describe_address(address, nullptr));
+  f.details.push_back("on a GPU this crashes the program: copy the data with cudaMemcpy instead");
+  report(f);
+}
+
+inline void access(void* p, std::size_t bytes, std::uint8_t flags, std::uintptr_t pc) {
+  const auto address = reinterpret_cast<std::uintptr_t>(p);
+  Thread* t = current_thread;
+  if (!t) {
+    if (regions.ready && in_global(address)) report_host_access(address, flags, pc);
+    return;
+  }
+  if (in_global(address) || in_shared(address)) {
+    check_access(t, address, bytes, flags, pc);
+    if (flags & kVolatile) {
+      if (flags & kWrite) release(t, address);
+      else acquire(t, address);
+    }
+  }
+  // A volatile access is how CUDA code spin-waits: give the other threads a turn.
+  if (flags & kVolatile) yield(t, pc);
+}
+
+}  // namespace
+}  // namespace scanlab::sim::detail
+
+using scanlab::sim::detail::access;
+using scanlab::sim::detail::kRead;
+using scanlab::sim::detail::kVolatile;
+using scanlab::sim::detail::kWrite;
+
+#define SCANLAB_RA reinterpret_cast<std::uintptr_t>(__builtin_return_address(0))
+#define SCANLAB_SIZED_HOOKS(n)                                                                      \
+  extern "C" void __tsan_read##n(void* p) { access(p, n, kRead, SCANLAB_RA); }                      \
+  extern "C" void __tsan_write##n(void* p) { access(p, n, kWrite, SCANLAB_RA); }                    \
+  extern "C" void __tsan_unaligned_read##n(void* p) { access(p, n, kRead, SCANLAB_RA); }            \
+  extern "C" void __tsan_unaligned_write##n(void* p) { access(p, n, kWrite, SCANLAB_RA); }          \
+  extern "C" void __tsan_volatile_read##n(void* p) { access(p, n, kRead | kVolatile, SCANLAB_RA); } \
+  extern "C" void __tsan_volatile_write##n(void* p) { access(p, n, kWrite | kVolatile, SCANLAB_RA); } \
+  extern "C" void __tsan_unaligned_volatile_read##n(void* p) { access(p, n, kRead | kVolatile, SCANLAB_RA); } \
+  extern "C" void __tsan_unaligned_volatile_write##n(void* p) { access(p, n, kWrite | kVolatile, SCANLAB_RA); }
+
+SCANLAB_SIZED_HOOKS(1)
+SCANLAB_SIZED_HOOKS(2)
+SCANLAB_SIZED_HOOKS(4)
+SCANLAB_SIZED_HOOKS(8)
+SCANLAB_SIZED_HOOKS(16)
+
+extern "C" void __tsan_read_range(void* p, std::size_t n) { access(p, n, kRead, SCANLAB_RA); }
+extern "C" void __tsan_write_range(void* p, std::size_t n) { access(p, n, kWrite, SCANLAB_RA); }
+extern "C" void __tsan_init() { scanlab::sim::detail::ensure_memory(); }
+extern "C" void __tsan_func_entry(void*) {}
+extern "C" void __tsan_func_exit() {}
+extern "C" void __tsan_vptr_update(void**, void*) {}
+extern "C" void __tsan_vptr_read(void**) {}

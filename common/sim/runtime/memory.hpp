@@ -1,0 +1,70 @@
+// Device memory as the simulator lays it out: one reserved address range for global memory
+// (cudaMalloc) and one for the shared memory arenas of resident blocks, each with a byte map of
+// what may be touched. Fixed ranges make "is this device memory?" one comparison, which every
+// instrumented access of student code asks.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "state.hpp"
+
+namespace scanlab::sim::detail {
+
+constexpr std::size_t kGlobalBytes = std::size_t{8} << 30;  // address space; pages are taken when touched
+constexpr std::size_t kSharedArenaBytes = 256 * 1024;       // > the opt-in maximum per block, plus red zones
+constexpr std::size_t kSharedBytes = kSharedArenaBytes * kMaxResidentBlocks;
+constexpr std::size_t kRedZoneBytes = 256;
+
+// What a byte of device memory is, for out-of-bounds reports.
+enum Validity : std::uint8_t { kUnallocated = 0, kLive = 1, kFreed = 2, kRedZone = 3 };
+
+struct MemoryRegions {
+  std::uintptr_t global_begin = 0;
+  std::uintptr_t shared_begin = 0;
+  std::uint8_t* global_validity = nullptr;
+  std::uint8_t* shared_validity = nullptr;
+  bool ready = false;
+};
+extern MemoryRegions regions;
+void ensure_memory();
+
+inline bool in_global(std::uintptr_t a) { return a - regions.global_begin < kGlobalBytes; }
+inline bool in_shared(std::uintptr_t a) { return a - regions.shared_begin < kSharedBytes; }
+inline std::uint8_t* validity_of(std::uintptr_t a) {
+  return in_global(a) ? regions.global_validity + (a - regions.global_begin)
+                      : regions.shared_validity + (a - regions.shared_begin);
+}
+// True when all of [a, a+n) is live device memory (global or shared).
+inline bool all_live(std::uintptr_t a, std::size_t n) {
+  const std::uint8_t* v = validity_of(a);
+  for (std::size_t i = 0; i < n; ++i)
+    if (v[i] != kLive) return false;
+  return true;
+}
+
+struct Allocation {
+  std::uintptr_t begin = 0;
+  std::size_t bytes = 0;
+  Site site;
+  bool freed = false;
+};
+
+void* allocate_global(std::size_t bytes, Site site);
+enum class FreeResult { freed, not_device, not_an_allocation, double_free };
+FreeResult free_global(void* p);
+// The allocation a global address is in or next to, or null: for readable reports.
+const Allocation* allocation_near(std::uintptr_t a);
+// Whether [p, p+n) lies inside one live cudaMalloc buffer.
+bool global_range_live(const void* p, std::size_t n);
+std::size_t global_bytes_in_use();
+
+unsigned char* shared_arena(unsigned slot);
+// Marks [begin, begin+bytes) of a shared arena as a live variable (or as nothing).
+void mark_shared(unsigned char* begin, std::size_t bytes, Validity v);
+
+// "XY[5] (shared variable XY, declared at file:12)" or "byte 4000 of a 4000-byte buffer
+// allocated at file:30": where an address is, in the student's terms.
+std::string describe_address(std::uintptr_t a, const Block* block);
+
+}  // namespace scanlab::sim::detail

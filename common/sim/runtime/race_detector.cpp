@@ -1,0 +1,210 @@
+#include "race_detector.hpp"
+
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+#include <string>
+
+#include "memory.hpp"
+#include "report.hpp"
+#include "schedule.hpp"
+
+namespace scanlab::sim::detail {
+namespace {
+
+constexpr std::size_t kGlobalGranule = 4;  // global memory is tracked per 4-byte word, with a byte mask
+
+struct AccessRecord {
+  std::uintptr_t pc;
+  std::uint32_t launch;  // 0: nothing recorded
+  std::uint32_t block;
+  std::uint32_t interval;
+  std::uint32_t clock;
+  std::uint32_t warp_epoch;
+  std::uint16_t thread;
+  std::uint8_t flags;
+  std::uint8_t mask;  // bytes of the granule touched
+};
+
+struct Cell {
+  AccessRecord write;
+  AccessRecord read[2];
+};
+
+Cell* global_shadow = nullptr;
+Cell* shared_shadow = nullptr;
+std::uint32_t current_launch = 0;
+
+Cell* reserve_cells(std::size_t count) {
+  void* p = mmap(nullptr, count * sizeof(Cell), PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED) {
+    std::fprintf(stderr,
+                 "scanlab-sim: cannot reserve address space for race detection "
+                 "(vm.overcommit_memory=2?); run with SCANLAB_SIM_RACECHECK=off\n");
+    std::abort();
+  }
+  return static_cast<Cell*>(p);
+}
+
+bool is_strong(std::uint8_t flags, bool across_blocks) {
+  // Atomics never race with atomics. Volatile accesses are strong (relaxed, system scope) in
+  // the PTX memory model, which matters between blocks; inside a block racecheck treats
+  // them as plain accesses, which is what catches warp-synchronous code without __syncwarp.
+  return (flags & kAtomic) || (across_blocks && (flags & kVolatile));
+}
+
+bool ordered(const AccessRecord& p, const Thread* t, bool shared) {
+  if (p.launch != current_launch) return true;
+  const Block* b = t->block;
+  if (p.block != b->linear) {
+    if (shared) return true;  // an earlier block's use of this arena
+    return p.block < b->knows.size() && b->knows[p.block] >= p.clock;
+  }
+  if (p.thread == t->linear) return true;
+  if (p.interval != b->interval) return true;
+  return p.thread / kWarpSize == t->warp && t->warp_clock[p.thread % kWarpSize] >= p.warp_epoch;
+}
+
+const char* role_of(std::uint8_t flags) {
+  if (flags & kAtomic) return "atomic";
+  if (flags & kWrite) return (flags & kVolatile) ? "volatile write" : "write";
+  return (flags & kVolatile) ? "volatile read" : "read";
+}
+
+void report_race(const AccessRecord& p, const Thread* t, const AccessRecord& c, std::uintptr_t address,
+                 bool shared) {
+  if (!first_time(ReportKind::race, p.pc, c.pc)) return;
+  const Launch& launch = *t->block->launch;
+  const bool across = p.block != t->block->linear;
+  Finding f;
+  f.kind = ReportKind::race;
+  const char* hazard = (p.flags & kWrite) ? ((c.flags & kWrite) ? "write-after-write" : "read-after-write")
+                                          : "write-after-read";
+  f.headline = std::string("data race (") + hazard + ") on " + (shared ? "shared" : "global") + " memory";
+  Party earlier{role_of(p.flags), locate(p.pc), true, unflatten(p.block, launch.grid),
+                unflatten(p.thread, launch.block)};
+  f.parties.push_back(earlier);
+  f.parties.push_back(party(role_of(c.flags), t, locate(c.pc)));
+  f.details.push_back("location: " + describe_address(address, t->block));
+  if (!across) {
+    std::string after = t->block->last_barrier.file
+                            ? "the last barrier of the block was at " + locate(t->block->last_barrier).text()
+                            : "no barrier has run since the kernel started";
+    f.details.push_back("no barrier separates the two accesses (" + after + ")" +
+                        (p.thread / kWarpSize == t->warp ? "; the threads share a warp, but warps do not run in "
+                                                           "lockstep: order them with __syncwarp()"
+                                                         : ""));
+  } else {
+    const Block* b = t->block;
+    const bool acquired_some = p.block < b->knows.size() && b->knows[p.block] > 0;
+    f.details.push_back(
+        acquired_some
+            ? "the blocks synchronized through a flag, but this access of the other block came after its last "
+              "__threadfence(): put __threadfence() between writing the data and setting the flag"
+            : "nothing orders the two blocks: blocks run in any order, and only a flag set after "
+              "__threadfence() (and read with an atomic or volatile load) publishes data to another block");
+  }
+  report(f);
+}
+
+template <bool Shared>
+void check_cell(Cell& cell, Thread* t, const AccessRecord& c, std::uintptr_t address) {
+  auto conflicts = [&](const AccessRecord& p) {
+    if (p.launch == 0 || (p.mask & c.mask) == 0) return false;
+    if (ordered(p, t, Shared)) return false;
+    const bool across = p.block != t->block->linear;
+    return !(is_strong(p.flags, across) && is_strong(c.flags, across));
+  };
+  if (conflicts(cell.write)) report_race(cell.write, t, c, address, Shared);
+  if (c.flags & kWrite) {
+    for (const AccessRecord& r : cell.read)
+      if (conflicts(r)) {
+        report_race(r, t, c, address, Shared);
+        break;
+      }
+    cell.write = c;
+    return;
+  }
+  // Remember up to two readers: a later write by a third thread conflicts with one of them.
+  auto replaceable = [&](const AccessRecord& r) {
+    return r.launch != c.launch || r.block != c.block || r.interval != c.interval || r.thread == c.thread;
+  };
+  if (replaceable(cell.read[0])) cell.read[0] = c;
+  else cell.read[1] = c;
+}
+
+void report_out_of_bounds(Thread* t, std::uintptr_t address, std::size_t bytes, std::uint8_t flags,
+                          std::uintptr_t pc) {
+  Finding f;
+  f.kind = ReportKind::out_of_bounds;
+  f.headline = std::string("out-of-bounds ") + ((flags & kWrite) ? "write" : "read") + " of " +
+               std::to_string(bytes) + " byte" + (bytes == 1 ? "" : "s") + " in " +
+               (in_shared(address) ? "shared" : "global") + " memory";
+  f.parties.push_back(party(role_of(flags), t, locate(pc)));
+  f.details.push_back("location: " + describe_address(address, t->block));
+  f.details.push_back("the kernel was stopped here, as a GPU stops it with an illegal-address error");
+  report(f);
+  abort_kernel(t, cudaErrorIllegalAddress);
+}
+
+}  // namespace
+
+void ensure_shadow() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    global_shadow = reserve_cells(kGlobalBytes / kGlobalGranule);
+    shared_shadow = reserve_cells(kSharedBytes);
+  });
+}
+
+void begin_race_epoch(std::uint32_t launch_id) { current_launch = launch_id; }
+
+void check_access(Thread* t, std::uintptr_t address, std::size_t bytes, std::uint8_t flags, std::uintptr_t pc) {
+  if (!all_live(address, bytes)) report_out_of_bounds(t, address, bytes, flags, pc);
+  if ((flags & kWrite) && !(flags & kAtomic)) t->stored_since_yield = true;  // atomics count only when they change memory
+  if (!schedule().race_check) return;
+  Block* b = t->block;
+  AccessRecord c{pc, current_launch, b->linear, b->interval, b->clock, t->warp_clock[t->lane],
+                 static_cast<std::uint16_t>(t->linear), flags, 1};
+  if (in_shared(address)) {
+    Cell* cells = shared_shadow + (address - regions.shared_begin);
+    for (std::size_t i = 0; i < bytes; ++i) check_cell<true>(cells[i], t, c, address + i);
+    return;
+  }
+  std::uintptr_t offset = address - regions.global_begin;
+  const std::uintptr_t end = offset + bytes;
+  while (offset < end) {
+    const std::uintptr_t granule = offset / kGlobalGranule;
+    const std::uintptr_t granule_end = std::min<std::uintptr_t>((granule + 1) * kGlobalGranule, end);
+    c.mask = static_cast<std::uint8_t>(((1u << (granule_end - offset)) - 1) << (offset % kGlobalGranule));
+    check_cell<false>(global_shadow[granule], t, c, regions.global_begin + offset);
+    offset = granule_end;
+  }
+}
+
+void release(Thread* t, std::uintptr_t address) {
+  Block* b = t->block;
+  if (!in_global(address) || (b->published == 0 && b->knows.empty())) return;
+  std::vector<std::uint32_t>& sync = b->launch->sync_objects[address & ~std::uintptr_t{kGlobalGranule - 1}];
+  if (sync.size() < std::max<std::size_t>(b->knows.size(), b->linear + 1))
+    sync.resize(std::max<std::size_t>(b->knows.size(), b->linear + 1), 0);
+  for (std::size_t i = 0; i < b->knows.size(); ++i) sync[i] = std::max(sync[i], b->knows[i]);
+  sync[b->linear] = std::max(sync[b->linear], b->published);
+}
+
+void acquire(Thread* t, std::uintptr_t address) {
+  if (!in_global(address)) return;
+  Block* b = t->block;
+  auto& objects = b->launch->sync_objects;
+  auto it = objects.find(address & ~std::uintptr_t{kGlobalGranule - 1});
+  if (it == objects.end()) return;
+  const std::vector<std::uint32_t>& sync = it->second;
+  if (b->knows.size() < sync.size()) b->knows.resize(sync.size(), 0);
+  for (std::size_t i = 0; i < sync.size(); ++i) b->knows[i] = std::max(b->knows[i], sync[i]);
+}
+
+}  // namespace scanlab::sim::detail

@@ -1,0 +1,34 @@
+// The scheduling choices a launch runs under, and the random stream they draw from.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "scanlab/sim/diagnostics.hpp"
+
+namespace scanlab::sim::detail {
+
+// Read once from SCANLAB_SIM_SEED, SCANLAB_SIM_BLOCK_ORDER, SCANLAB_SIM_RESIDENT_BLOCKS and
+// SCANLAB_SIM_RACECHECK, then changed only through set_schedule().
+const Schedule& schedule();
+
+// "SCANLAB_SIM_SEED=1 SCANLAB_SIM_BLOCK_ORDER=reverse ...": what reproduces this run.
+std::string describe_schedule();
+
+// xoshiro-style generator: cheap, and the same sequence on every platform for a given seed.
+class Random {
+ public:
+  explicit Random(std::uint64_t seed) : state_(seed * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull) {}
+  std::uint64_t next() {
+    std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  std::size_t below(std::size_t n) { return static_cast<std::size_t>(next() % n); }
+
+ private:
+  std::uint64_t state_;
+};
+
+}  // namespace scanlab::sim::detail

@@ -1,0 +1,392 @@
+// Running a launch: CUDA threads are fibers, blocks take turns, and every choice a GPU leaves
+// open (thread order inside a barrier interval, which blocks start first, how many run at once)
+// is made by a seeded scheduler, so that code relying on one particular order fails here too.
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <numeric>
+#include <string>
+
+#include "memory.hpp"
+#include "race_detector.hpp"
+#include "report.hpp"
+#include "schedule.hpp"
+#include "state.hpp"
+
+namespace scanlab::sim::detail {
+
+thread_local Thread* current_thread = nullptr;
+thread_local const Coordinates* current_coordinates = nullptr;
+
+void set_pending_error(cudaError_t error);  // runtime_api.cpp
+void warn_barrier_after_exit(Block& b, const Thread& first);  // barrier.cpp
+void release_barrier(Block& b);                                 // barrier.cpp
+void report_stuck_block(Block& b);                              // barrier.cpp
+void check_exiting_lane(Thread* t);                             // warp.cpp
+
+namespace {
+
+// Rounds in which no resident thread did anything but spin before a deadlock is declared.
+// Large enough for bounded spin loops with a retry counter to give up on their own.
+constexpr unsigned kDeadlockRounds = 20000;
+constexpr std::size_t kStackBytes = 256 * 1024;
+constexpr std::size_t kGuardBytes = 4096;
+
+// Fiber stacks, reused from launch to launch; a guard page turns an overflow into a crash.
+class StackPool {
+ public:
+  boost::context::stack_context take() {
+    void* base;
+    if (!free_.empty()) {
+      base = free_.back();
+      free_.pop_back();
+    } else {
+      base = mmap(nullptr, kStackBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+      if (base == MAP_FAILED) {
+        std::fprintf(stderr, "scanlab-sim: out of memory for thread stacks\n");
+        std::abort();
+      }
+      mprotect(base, kGuardBytes, PROT_NONE);
+    }
+    boost::context::stack_context sc;
+    sc.size = kStackBytes;
+    sc.sp = static_cast<char*>(base) + kStackBytes;
+    return sc;
+  }
+  void give_back(boost::context::stack_context& sc) { free_.push_back(static_cast<char*>(sc.sp) - sc.size); }
+
+ private:
+  std::vector<void*> free_;
+};
+
+StackPool& stacks() {
+  static StackPool pool;
+  return pool;
+}
+
+struct PooledStack {
+  boost::context::stack_context allocate() { return stacks().take(); }
+  void deallocate(boost::context::stack_context& sc) noexcept { stacks().give_back(sc); }
+};
+
+std::mutex launch_mutex;  // one launch at a time per process
+std::uint32_t launch_counter = 0;
+std::size_t max_dynamic_shared = kDefaultSharedBytesPerBlock;
+
+void thread_exit(Thread* t) {
+  Block& b = *t->block;
+  t->exited = true;
+  b.live -= 1;
+  b.warps[t->warp].exited |= 1u << t->lane;
+  check_exiting_lane(t);
+}
+
+void start_thread(Thread* t) {
+  t->fiber = boost::context::fiber(std::allocator_arg, PooledStack{}, [t](boost::context::fiber&& scheduler) {
+    t->scheduler = std::move(scheduler);
+    const Launch& launch = *t->block->launch;
+    launch.thread_entry(launch.kernel_call);
+    thread_exit(t);
+    return std::move(t->scheduler);
+  });
+}
+
+void run(Thread* t) {
+  current_thread = t;
+  current_coordinates = &t->coords;
+  t->stored_since_yield = false;
+  t->fiber = std::move(t->fiber).resume();
+  current_thread = nullptr;
+  current_coordinates = nullptr;
+  if (t->exited || t->waiting != Waiting::no || t->stored_since_yield) t->block->launch->progress = true;
+}
+
+void start_block(Block& b, Launch& launch, unsigned linear, unsigned slot) {
+  b.launch = &launch;
+  b.linear = linear;
+  b.index = unflatten(linear, launch.grid);
+  b.slot = slot;
+  b.finished = false;
+  if (b.thread_count != launch.threads_per_block || !b.threads) {
+    b.threads = std::make_unique<Thread[]>(launch.threads_per_block);
+    b.thread_count = launch.threads_per_block;
+  }
+  b.live = b.thread_count;
+  b.at_barrier = 0;
+  b.at_warp = 0;
+  b.interval = 1;
+  b.last_barrier = Site{};
+  const unsigned warp_count = (b.thread_count + kWarpSize - 1) / kWarpSize;
+  b.warps.assign(warp_count, Warp{});
+  for (unsigned w = 0; w < warp_count; ++w) {
+    const unsigned lanes = std::min(kWarpSize, b.thread_count - w * kWarpSize);
+    b.warps[w].existing = lanes == 32 ? 0xffffffffu : (1u << lanes) - 1;
+  }
+
+  // Shared memory: the dynamic part first, then static variables as they are first declared.
+  if (b.shared_base) mark_shared(b.shared_base, b.shared_used, kUnallocated);
+  b.shared_base = shared_arena(slot);
+  b.shared_variables.clear();
+  b.dynamic_bytes = launch.dynamic_shared_bytes;
+  b.shared_used = 0;
+  if (b.dynamic_bytes) {
+    mark_shared(b.shared_base, b.dynamic_bytes, kLive);
+    std::memset(b.shared_base, 0xCD, b.dynamic_bytes);  // shared memory starts as garbage on a GPU
+    b.shared_variables.push_back(SharedVariable{nullptr, 0, b.dynamic_bytes, "extern __shared__ (dynamic)", launch.site});
+    b.shared_used = (b.dynamic_bytes + 15) / 16 * 16 + 16;
+    mark_shared(b.shared_base + b.dynamic_bytes, b.shared_used - b.dynamic_bytes, kRedZone);
+  }
+
+  b.clock = 1;
+  b.published = 0;
+  b.knows.clear();
+
+  b.runnable.clear();
+  for (unsigned i = 0; i < b.thread_count; ++i) {
+    Thread* t = &b.threads[i];
+    t->coords = Coordinates{unflatten(i, launch.block), b.index, launch.block, launch.grid};
+    t->block = &b;
+    t->linear = i;
+    t->lane = i % kWarpSize;
+    t->warp = i / kWarpSize;
+    t->exited = false;
+    t->waiting = Waiting::no;
+    t->warp_clock.fill(0);
+    t->warp_clock[t->lane] = 1;
+    t->last_yield_pc = 0;
+    start_thread(t);
+    b.runnable.push_back(t);
+  }
+}
+
+// Drops the fibers of a block; those still suspended are unwound.
+void discard_threads(Block& b) {
+  for (unsigned i = 0; i < b.thread_count; ++i) b.threads[i].fiber = boost::context::fiber{};
+}
+
+void step(Block& b, Random& random) {
+  Launch& launch = *b.launch;
+  if (!b.runnable.empty()) {
+    b.round.swap(b.runnable);
+    b.runnable.clear();
+    for (std::size_t i = b.round.size(); i > 1; --i) std::swap(b.round[i - 1], b.round[random.below(i)]);
+    for (Thread* t : b.round) {
+      run(t);
+      if (launch.aborted) return;
+      if (!t->exited && t->waiting == Waiting::no) b.runnable.push_back(t);  // it yielded
+    }
+  }
+  if (b.live == 0) {
+    b.finished = true;
+    return;
+  }
+  if (b.runnable.empty()) {
+    if (b.at_barrier == b.live) release_barrier(b);
+    else report_stuck_block(b);
+  }
+}
+
+std::string block_list(const std::vector<unsigned>& blocks, const Launch& launch) {
+  std::string s;
+  const std::size_t shown = std::min<std::size_t>(blocks.size(), 8);
+  for (std::size_t i = 0; i < shown; ++i) s += (i ? " " : "") + format_index(unflatten(blocks[i], launch.grid));
+  if (blocks.size() > shown) s += " and " + std::to_string(blocks.size() - shown) + " more";
+  return s;
+}
+
+void report_deadlock(Launch& launch, const std::vector<Block*>& resident, const std::vector<unsigned>& waiting) {
+  Finding f;
+  f.kind = ReportKind::deadlock;
+  f.headline = "deadlock: none of the " + std::to_string(resident.size()) +
+               " running blocks can make progress (the kernel would hang on a GPU)";
+  for (Block* b : resident) {
+    if (f.parties.size() >= 8) break;
+    for (unsigned i = 0; i < b->thread_count; ++i) {
+      const Thread& t = b->threads[i];
+      if (!t.exited && t.waiting == Waiting::no) {
+        f.parties.push_back(party("spinning", &t, locate(t.last_yield_pc)));
+        break;
+      }
+    }
+  }
+  f.details.push_back("blocks not yet started: " + (waiting.empty() ? std::string("none") : block_list(waiting, launch)) +
+                      "; at most " + std::to_string(resident.size() + (waiting.empty() ? 0 : 0)) +
+                      " blocks run at once here (SCANLAB_SIM_RESIDENT_BLOCKS), and a GPU also runs only as "
+                      "many as fit");
+  if (!waiting.empty())
+    f.details.push_back("a block that waits for a block that has not started waits forever: blocks do not start "
+                        "in blockIdx order; number blocks in the order they start, with an atomic counter");
+  f.details.push_back("the kernel was stopped; the launch reports cudaErrorLaunchTimeout");
+  report(f);
+  launch.aborted = true;
+  launch.error = cudaErrorLaunchTimeout;
+}
+
+std::vector<unsigned> dispatch_order(unsigned count, const Schedule& s, Random& random) {
+  std::vector<unsigned> order(count);
+  std::iota(order.begin(), order.end(), 0u);
+  if (s.block_order == Schedule::BlockOrder::reverse) std::reverse(order.begin(), order.end());
+  if (s.block_order == Schedule::BlockOrder::random)
+    for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[random.below(i)]);
+  return order;
+}
+
+void report_invalid_launch(const LaunchRequest& r, const std::string& why, cudaError_t error) {
+  Finding f;
+  f.kind = ReportKind::invalid_launch;
+  f.headline = "invalid kernel launch: " + why;
+  f.parties.push_back(host_party("launch", locate(Site{r.file, r.line})));
+  f.details.push_back("the kernel did not run; cudaGetLastError() returns " + std::string(cudaGetErrorName(error)));
+  report(f);
+  set_pending_error(error);
+}
+
+bool valid_configuration(const LaunchRequest& r) {
+  const dim3 b = r.block, g = r.grid;
+  const unsigned long long threads = 1ull * b.x * b.y * b.z;
+  if (threads == 0 || g.x == 0 || g.y == 0 || g.z == 0) {
+    report_invalid_launch(r, "a grid or block dimension is 0", cudaErrorInvalidConfiguration);
+    return false;
+  }
+  if (threads > kMaxThreadsPerBlock || b.x > 1024 || b.y > 1024 || b.z > 64) {
+    report_invalid_launch(r,
+                          "a block of " + std::to_string(threads) + " threads (" + std::to_string(b.x) + "x" +
+                              std::to_string(b.y) + "x" + std::to_string(b.z) +
+                              "); a block may have at most 1024 threads, and at most 1024x1024x64 per dimension",
+                          cudaErrorInvalidConfiguration);
+    return false;
+  }
+  if (g.y > 65535 || g.z > 65535 || 1ull * g.x * g.y * g.z > (1ull << 24)) {
+    report_invalid_launch(r, "the grid has more blocks than the simulator runs (2^24) or y/z over 65535",
+                          cudaErrorInvalidConfiguration);
+    return false;
+  }
+  if (r.dynamic_shared_bytes > max_dynamic_shared) {
+    report_invalid_launch(r,
+                          std::to_string(r.dynamic_shared_bytes) + " bytes of dynamic shared memory; the limit is " +
+                              std::to_string(max_dynamic_shared) +
+                              " (raise it up to 227 KiB with cudaFuncSetAttribute("
+                              "kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes))",
+                          cudaErrorInvalidValue);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+uint3 unflatten(unsigned linear, dim3 extent) {
+  return uint3{linear % extent.x, (linear / extent.x) % extent.y, linear / (extent.x * extent.y)};
+}
+
+void suspend(Thread* t) { t->scheduler = std::move(t->scheduler).resume(); }
+
+void yield(Thread* t, std::uintptr_t pc) {
+  t->last_yield_pc = pc;
+  suspend(t);
+}
+
+void abort_kernel(Thread* t, cudaError_t error) {
+  Launch& launch = *t->block->launch;
+  launch.aborted = true;
+  if (launch.error == cudaSuccess) launch.error = error;
+  suspend(t);  // never resumed: the scheduler unwinds this fiber
+  std::abort();
+}
+
+cudaError_t set_max_dynamic_shared_memory(int bytes) {
+  if (bytes < 0 || static_cast<std::size_t>(bytes) > kMaxSharedBytesPerBlock) return cudaErrorInvalidValue;
+  max_dynamic_shared = std::max(max_dynamic_shared, static_cast<std::size_t>(bytes));
+  return cudaSuccess;
+}
+
+const Coordinates& coordinates_or_die(const char* name, const char* file, unsigned line) {
+  Finding f;
+  f.kind = ReportKind::unsupported;
+  f.headline = std::string(name) + " used outside a kernel";
+  f.parties.push_back(host_party("use", locate(Site{file, line})));
+  f.details.push_back("built-in variables exist only in code that a kernel launch runs");
+  report(f);
+  std::fflush(nullptr);
+  std::abort();
+}
+
+void launch(const LaunchRequest& request) {
+  if (current_thread) {
+    Finding f;
+    f.kind = ReportKind::unsupported;
+    f.headline = "a kernel launched from device code (dynamic parallelism) cannot run in the simulator";
+    f.parties.push_back(party("launch", current_thread, locate(Site{request.file, request.line})));
+    report(f);
+    abort_kernel(current_thread, cudaErrorNotSupported);
+  }
+  if (!valid_configuration(request)) return;
+  std::lock_guard<std::mutex> lock(launch_mutex);
+  ensure_memory();
+  ensure_shadow();
+
+  Launch launch;
+  launch.id = ++launch_counter;
+  launch.grid = request.grid;
+  launch.block = request.block;
+  launch.dynamic_shared_bytes = request.dynamic_shared_bytes;
+  launch.site = Site{request.file, request.line};
+  launch.thread_entry = request.thread_entry;
+  launch.kernel_call = request.kernel_call;
+  launch.threads_per_block = request.block.x * request.block.y * request.block.z;
+  launch.block_count = request.grid.x * request.grid.y * request.grid.z;
+  begin_race_epoch(launch.id);
+
+  const Schedule s = schedule();
+  Random random(s.seed * 1000003u + launch.id);
+  std::vector<unsigned> order = dispatch_order(launch.block_count, s, random);
+  const unsigned slots = std::min(s.resident_blocks, launch.block_count);
+
+  static std::vector<std::unique_ptr<Block>> pool;
+  if (pool.size() < kMaxResidentBlocks) pool.resize(kMaxResidentBlocks);
+  std::vector<Block*> resident;
+  std::vector<unsigned> free_slots(slots);
+  std::iota(free_slots.rbegin(), free_slots.rend(), 0u);
+  std::size_t next = 0;
+  unsigned idle_rounds = 0;
+
+  while (!launch.aborted) {
+    while (!free_slots.empty() && next < order.size()) {
+      const unsigned slot = free_slots.back();
+      free_slots.pop_back();
+      if (!pool[slot]) pool[slot] = std::make_unique<Block>();
+      start_block(*pool[slot], launch, order[next++], slot);
+      resident.push_back(pool[slot].get());
+    }
+    if (resident.empty()) break;
+    launch.progress = false;
+    for (Block* b : resident) {
+      step(*b, random);
+      if (launch.aborted) break;
+    }
+    if (launch.aborted) break;
+    for (std::size_t i = 0; i < resident.size();) {
+      if (resident[i]->finished) {
+        discard_threads(*resident[i]);
+        free_slots.push_back(resident[i]->slot);
+        resident.erase(resident.begin() + static_cast<std::ptrdiff_t>(i));
+        launch.progress = true;
+      } else {
+        ++i;
+      }
+    }
+    idle_rounds = launch.progress ? 0 : idle_rounds + 1;
+    if (idle_rounds > kDeadlockRounds) {
+      report_deadlock(launch, resident, std::vector<unsigned>(order.begin() + static_cast<std::ptrdiff_t>(next), order.end()));
+    }
+  }
+  for (Block* b : resident) discard_threads(*b);
+  for (Block* b : resident) b->launch = nullptr;
+  if (launch.error != cudaSuccess) set_pending_error(launch.error);
+}
+
+}  // namespace scanlab::sim::detail

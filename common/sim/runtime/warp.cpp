@@ -1,0 +1,238 @@
+// Warp intrinsics as a real rendezvous: the lanes named in the mask each arrive, wait, and the
+// last one to arrive computes everyone's result. Nothing assumes that a warp runs in lockstep.
+#include <cstdio>
+#include <string>
+
+#include "report.hpp"
+#include "state.hpp"
+
+namespace scanlab::sim::detail {
+namespace {
+
+const char* collective_name(CollectiveKind kind) {
+  switch (kind) {
+    case CollectiveKind::syncwarp: return "__syncwarp";
+    case CollectiveKind::ballot: return "__ballot_sync";
+    case CollectiveKind::any: return "__any_sync";
+    case CollectiveKind::all: return "__all_sync";
+    case CollectiveKind::shfl_index: return "__shfl_sync";
+    case CollectiveKind::shfl_up: return "__shfl_up_sync";
+    case CollectiveKind::shfl_down: return "__shfl_down_sync";
+    case CollectiveKind::shfl_xor: return "__shfl_xor_sync";
+  }
+  return "warp intrinsic";
+}
+
+std::string hex(unsigned v) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "0x%08x", v);
+  return buf;
+}
+
+std::string lane_list(unsigned lanes) {
+  std::string s;
+  int shown = 0;
+  for (unsigned l = 0; l < kWarpSize && shown < 8; ++l)
+    if (lanes & (1u << l)) s += (shown++ ? ", " : "") + std::to_string(l);
+  if (__builtin_popcount(lanes) > 8) s += ", ...";
+  return s;
+}
+
+[[noreturn]] void mask_error(Thread* t, CollectiveKind kind, Site site, const std::string& problem) {
+  Finding f;
+  f.kind = ReportKind::warp_mask;
+  f.headline = std::string("invalid ") + collective_name(kind) + ": " + problem;
+  f.parties.push_back(party(collective_name(kind), t, locate(site)));
+  f.details.push_back("the mask must name exactly the lanes that execute this call, the caller included; "
+                      "__activemask() or a ballot of the participating lanes gives it");
+  f.details.push_back("the kernel was stopped; the launch reports cudaErrorLaunchFailure");
+  report(f);
+  abort_kernel(t, cudaErrorLaunchFailure);
+}
+
+void complete(Block& b, WarpGroup g, Thread* caller) {
+  Thread* lanes = &b.threads[caller->warp * kWarpSize];
+  const unsigned mask = g.mask;
+  auto each = [&](auto&& f) {
+    for (unsigned l = 0; l < kWarpSize; ++l)
+      if (mask & (1u << l)) f(lanes[l], l);
+  };
+  switch (g.kind) {
+    case CollectiveKind::syncwarp: {
+      std::array<std::uint32_t, kWarpSize> joined{};
+      each([&](Thread& t, unsigned) {
+        for (unsigned k = 0; k < kWarpSize; ++k) joined[k] = std::max(joined[k], t.warp_clock[k]);
+      });
+      each([&](Thread& t, unsigned l) {
+        t.warp_clock = joined;
+        t.warp_clock[l] += 1;
+      });
+      break;
+    }
+    case CollectiveKind::ballot:
+    case CollectiveKind::any:
+    case CollectiveKind::all: {
+      unsigned votes = 0;
+      each([&](Thread& t, unsigned l) { votes |= t.warp_value ? (1u << l) : 0u; });
+      const std::uint64_t result = g.kind == CollectiveKind::ballot ? votes
+                                   : g.kind == CollectiveKind::any  ? (votes != 0)
+                                                                    : (votes == mask);
+      each([&](Thread& t, unsigned) { t.warp_result = result; });
+      break;
+    }
+    default: {
+      const unsigned width = static_cast<unsigned>(g.width);
+      std::array<std::uint64_t, kWarpSize> result{};
+      each([&](Thread& t, unsigned l) {
+        const unsigned segment = l & ~(width - 1);
+        const int arg = g.lane_argument[l];
+        unsigned source = l;
+        switch (g.kind) {
+          case CollectiveKind::shfl_index: source = segment + (static_cast<unsigned>(arg) & (width - 1)); break;
+          case CollectiveKind::shfl_up:
+            source = (static_cast<int>(l) - arg >= static_cast<int>(segment)) ? l - arg : l;
+            break;
+          case CollectiveKind::shfl_down: source = (l + arg < segment + width) ? l + arg : l; break;
+          case CollectiveKind::shfl_xor: {
+            const unsigned x = l ^ static_cast<unsigned>(arg);
+            source = (x < segment + width && x < kWarpSize) ? x : l;
+            break;
+          }
+          default: break;
+        }
+        if (!(mask & (1u << source)))
+          mask_error(&t, g.kind, g.site,
+                     "lane " + std::to_string(l) + " reads lane " + std::to_string(source) +
+                         ", which is not in the mask " + hex(mask) + " (its value is undefined)");
+        result[l] = lanes[source].warp_value;
+      });
+      each([&](Thread& t, unsigned l) { t.warp_result = result[l]; });
+      break;
+    }
+  }
+  each([&](Thread& t, unsigned) {
+    if (&t != caller && t.waiting == Waiting::warp) {
+      t.waiting = Waiting::no;
+      b.at_warp -= 1;
+      b.runnable.push_back(&t);
+    }
+  });
+  b.launch->progress = true;
+}
+
+std::uint64_t collective(CollectiveKind kind, unsigned mask, std::uint64_t value, int argument, int width,
+                         const char* file, unsigned line) {
+  Thread* t = current_thread;
+  const Site site{file, line};
+  if (!t) {
+    Finding f;
+    f.kind = ReportKind::unsupported;
+    f.headline = std::string(collective_name(kind)) + "() called from host code";
+    f.parties.push_back(host_party("call", locate(site)));
+    report(f);
+    return value;
+  }
+  Block& b = *t->block;
+  Warp& w = b.warps[t->warp];
+  const unsigned bit = 1u << t->lane;
+  if (!(mask & bit))
+    mask_error(t, kind, site, "the calling lane " + std::to_string(t->lane) + " is not in the mask " + hex(mask));
+  if (mask & ~w.existing)
+    mask_error(t, kind, site,
+               "the mask " + hex(mask) + " names lanes " + lane_list(mask & ~w.existing) +
+                   ", which do not exist (the block has " + std::to_string(b.thread_count) + " threads)");
+  if (mask & w.exited)
+    mask_error(t, kind, site, "the mask " + hex(mask) + " names lanes " + lane_list(mask & w.exited) +
+                                  ", which have already exited");
+  if (kind >= CollectiveKind::shfl_index && (width < 1 || width > 32 || (width & (width - 1))))
+    mask_error(t, kind, site, "width " + std::to_string(width) + " is not a power of two from 1 to 32");
+  std::size_t index = w.pending.size();
+  for (std::size_t i = 0; i < w.pending.size(); ++i)
+    if (w.pending[i].mask & mask) index = i;
+  if (index < w.pending.size()) {
+    const WarpGroup& g = w.pending[index];
+    if (g.mask != mask || g.kind != kind)
+      mask_error(t, kind, site,
+                 "lane " + std::to_string(t->lane) + " passes mask " + hex(mask) + " while lanes " +
+                     lane_list(g.arrived) + " wait in " + collective_name(g.kind) + " at " + locate(g.site).text() +
+                     " with mask " + hex(g.mask));
+  } else {
+    WarpGroup g;
+    g.kind = kind;
+    g.mask = mask;
+    g.width = width;
+    g.site = site;
+    w.pending.push_back(g);
+  }
+  WarpGroup& g = w.pending[index];
+  t->warp_value = value;
+  g.lane_argument[t->lane] = argument;
+  g.arrived |= bit;
+  if (g.arrived == g.mask) {
+    WarpGroup done = g;
+    w.pending.erase(w.pending.begin() + static_cast<std::ptrdiff_t>(index));
+    complete(b, done, t);
+    return t->warp_result;
+  }
+  t->waiting = Waiting::warp;
+  b.at_warp += 1;
+  suspend(t);
+  return t->warp_result;
+}
+
+}  // namespace
+
+// A lane that exits while others wait for it in a collective leaves them waiting forever.
+void check_exiting_lane(Thread* t) {
+  Block& b = *t->block;
+  for (const WarpGroup& g : b.warps[t->warp].pending) {
+    if (!(g.mask & (1u << t->lane))) continue;
+    Finding f;
+    f.kind = ReportKind::warp_mask;
+    f.headline = std::string("invalid ") + collective_name(g.kind) + ": lane " + std::to_string(t->lane) +
+                 " exited, but it is in the mask " + hex(g.mask) + " that lanes " + lane_list(g.arrived) +
+                 " wait with";
+    f.parties.push_back(party(collective_name(g.kind), &b.threads[t->warp * kWarpSize + __builtin_ctz(g.arrived)],
+                              locate(g.site)));
+    f.details.push_back("the kernel was stopped; the launch reports cudaErrorLaunchFailure");
+    report(f);
+    b.launch->aborted = true;
+    b.launch->error = cudaErrorLaunchFailure;
+    return;
+  }
+}
+
+std::uint64_t warp_shuffle(ShuffleKind kind, unsigned mask, std::uint64_t value, int lane_or_delta, int width,
+                           const char* file, unsigned line) {
+  static constexpr CollectiveKind kinds[] = {CollectiveKind::shfl_index, CollectiveKind::shfl_up,
+                                             CollectiveKind::shfl_down, CollectiveKind::shfl_xor};
+  return collective(kinds[static_cast<int>(kind)], mask, value, lane_or_delta, width, file, line);
+}
+
+std::uint64_t warp_vote(CollectiveKind kind, unsigned mask, int predicate, const char* file, unsigned line) {
+  return collective(kind, mask, predicate != 0, 0, 32, file, line);
+}
+
+}  // namespace scanlab::sim::detail
+
+using scanlab::sim::detail::CollectiveKind;
+using scanlab::sim::detail::warp_vote;
+
+unsigned __ballot_sync(unsigned mask, int predicate, const char* file, unsigned line) {
+  return static_cast<unsigned>(warp_vote(CollectiveKind::ballot, mask, predicate, file, line));
+}
+int __any_sync(unsigned mask, int predicate, const char* file, unsigned line) {
+  return static_cast<int>(warp_vote(CollectiveKind::any, mask, predicate, file, line));
+}
+int __all_sync(unsigned mask, int predicate, const char* file, unsigned line) {
+  return static_cast<int>(warp_vote(CollectiveKind::all, mask, predicate, file, line));
+}
+void __syncwarp(unsigned mask, const char* file, unsigned line) {
+  warp_vote(CollectiveKind::syncwarp, mask, 1, file, line);
+}
+unsigned __activemask() {
+  const scanlab::sim::detail::Thread* t = scanlab::sim::detail::current_thread;
+  if (!t) return 0;
+  const scanlab::sim::detail::Warp& w = t->block->warps[t->warp];
+  return w.existing & ~w.exited;
+}

@@ -1,0 +1,334 @@
+#!/usr/bin/env python3
+"""Turn a CUDA C++ source into C++ that the CPU simulator runs, line for line.
+
+Three constructs of CUDA C++ are not C++, and only these are rewritten:
+
+  kernel<<<grid, block[, shmem[, stream]]>>>(args)
+      -> ::scanlab::sim::KernelLaunch(__FILE__, __LINE__, grid, block...)([&](auto&&... a) { kernel(a...); }, args)
+  __shared__ T name[N];            -> auto& name = ::scanlab::sim::block_shared<T[N]>([]{}, "name", __FILE__, __LINE__);
+  extern __shared__ T name[];      -> auto* const name = ::scanlab::sim::dynamic_shared<T>("name", __FILE__, __LINE__);
+
+Everything else (templates, lambdas, macros) is left to the C++ compiler. Comments and string
+literals are never touched, and every rewrite keeps the number of lines, so with the
+`#line 1 "file.cu"` put in front, compiler errors and simulator reports name the student's own
+file and line. Inline PTX (`asm`) cannot run on a CPU and is rejected here, with its line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from dataclasses import dataclass
+
+IDENT = re.compile(r"[A-Za-z_]\w*")
+
+
+class RewriteError(Exception):
+    def __init__(self, offset: int, message: str):
+        super().__init__(message)
+        self.offset = offset
+        self.message = message
+
+
+def code_mask(text: str) -> list[bool]:
+    """True for characters that are C++ code: not in a comment, a literal or a preprocessor line."""
+    mask = [True] * len(text)
+    i, n = 0, len(text)
+    at_line_start = True
+    while i < n:
+        c = text[i]
+        if at_line_start and c == "#":
+            # A preprocessor directive runs to the end of the line, continuations included.
+            j = i
+            while j < n and text[j] != "\n":
+                if text[j] == "\\" and j + 1 < n and text[j + 1] == "\n":
+                    j += 2
+                    continue
+                if text.startswith("/*", j):  # a block comment may span lines inside a directive
+                    end = text.find("*/", j + 2)
+                    j = n if end < 0 else end + 2
+                    continue
+                j += 1
+            for k in range(i, j):
+                mask[k] = False
+            i = j
+            continue
+        if c == "\n":
+            at_line_start = True
+            i += 1
+            continue
+        if not c.isspace():
+            at_line_start = False
+        if text.startswith("//", i):
+            j = text.find("\n", i)
+            j = n if j < 0 else j
+            for k in range(i, j):
+                mask[k] = False
+            i = j
+            continue
+        if text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            j = n if j < 0 else j + 2
+            for k in range(i, j):
+                mask[k] = False
+            i = j
+            continue
+        raw = re.match(r'(?:u8|u|U|L)?R"([^()\\ ]{0,16})\(', text[i:i + 24])
+        if raw and (i == 0 or not (text[i - 1].isalnum() or text[i - 1] == "_")):
+            end = text.find(")" + raw.group(1) + '"', i + raw.end())
+            j = n if end < 0 else end + len(raw.group(1)) + 2
+            for k in range(i, j):
+                mask[k] = False
+            i = j
+            continue
+        if c in "\"'":
+            # A digit separator (1'000) is not a character literal.
+            if c == "'" and i > 0 and text[i - 1].isalnum() and (i + 1 < n and text[i + 1].isalnum()):
+                i += 1
+                continue
+            j = i + 1
+            while j < n and text[j] != c and text[j] != "\n":
+                j += 2 if text[j] == "\\" else 1
+            j = min(j + 1, n)
+            for k in range(i, j):
+                mask[k] = False
+            i = j
+            continue
+        i += 1
+    return mask
+
+
+@dataclass
+class Source:
+    text: str
+    mask: list[bool]
+
+    def line_of(self, offset: int) -> int:
+        return self.text.count("\n", 0, offset) + 1
+
+    def column_of(self, offset: int) -> int:
+        return offset - (self.text.rfind("\n", 0, offset) + 1) + 1
+
+    def is_code(self, i: int) -> bool:
+        return 0 <= i < len(self.text) and self.mask[i]
+
+    def find_code(self, needle: str, start: int) -> int:
+        i = self.text.find(needle, start)
+        while i >= 0 and not all(self.mask[i:i + len(needle)]):
+            i = self.text.find(needle, i + 1)
+        return i
+
+    def matching_close(self, open_at: int, opener: str, closer: str) -> int:
+        depth = 0
+        for i in range(open_at, len(self.text)):
+            if not self.mask[i]:
+                continue
+            if self.text[i] == opener:
+                depth += 1
+            elif self.text[i] == closer:
+                depth -= 1
+                if depth == 0:
+                    return i
+        raise RewriteError(open_at, f"no matching '{closer}' for this '{opener}'")
+
+    def skip_space(self, i: int) -> int:
+        while i < len(self.text) and (self.text[i].isspace() or not self.mask[i]):
+            i += 1
+        return i
+
+    def skip_space_back(self, i: int) -> int:
+        while i >= 0 and (self.text[i].isspace() or not self.mask[i]):
+            i -= 1
+        return i
+
+
+def callee_start(src: Source, launch_at: int) -> int:
+    """Start of the expression naming the kernel: `name`, `ns::name`, `name<T, Op>` or `(expr)`."""
+    t = src.text
+
+    def back_to_opener(i: int, opener: str, closer: str) -> int:
+        depth = 0
+        while i >= 0:
+            if src.mask[i]:
+                depth += t[i] == closer
+                depth -= t[i] == opener
+                if depth == 0:
+                    return i
+            i -= 1
+        raise RewriteError(launch_at, "cannot find the kernel before <<<")
+
+    i = src.skip_space_back(launch_at - 1)
+    if i >= 0 and t[i] == ")":
+        return back_to_opener(i, "(", ")")
+    while i >= 0:
+        if t[i] == ">":  # template arguments
+            i = src.skip_space_back(back_to_opener(i, "<", ">") - 1)
+        if i < 0 or not (t[i].isalnum() or t[i] == "_"):
+            break
+        while i >= 0 and (t[i].isalnum() or t[i] == "_"):
+            i -= 1
+        start = i + 1
+        j = src.skip_space_back(i)
+        if j >= 1 and t[j] == ":" and t[j - 1] == ":":
+            i = src.skip_space_back(j - 2)
+            if i < 0 or not (t[i].isalnum() or t[i] in "_>"):
+                return j - 1  # a leading `::`
+            continue
+        return start
+    raise RewriteError(launch_at, "cannot find the kernel before <<<")
+
+
+def rewrite_launches(src: Source, edits: list[tuple[int, int, str]]) -> None:
+    pos = 0
+    while True:
+        at = src.find_code("<<<", pos)
+        if at < 0:
+            return
+        end_cfg = src.find_code(">>>", at + 3)
+        if end_cfg < 0:
+            raise RewriteError(at, "kernel launch: no '>>>' after '<<<'")
+        config = src.text[at + 3:end_cfg]
+        if not config.strip():
+            raise RewriteError(at, "kernel launch: the configuration <<<grid, block>>> is empty")
+        open_args = src.skip_space(end_cfg + 3)
+        if open_args >= len(src.text) or src.text[open_args] != "(":
+            raise RewriteError(end_cfg, "kernel launch: expected '(' with the kernel's arguments after '>>>'")
+        close_args = src.matching_close(open_args, "(", ")")
+        args = src.text[open_args + 1:close_args]
+        start = callee_start(src, at)
+        kernel = src.text[start:at]
+        separator = ", " if args.strip() else ""
+        replacement = (
+            f"::scanlab::sim::KernelLaunch(__FILE__, __LINE__, {config})"
+            f"([&](auto&&... scanlab_args) {{ {kernel}(scanlab_args...); }}{separator}{args})"
+        )
+        # Keep the line count: any newline inside the kernel name or between the parts moves to the end.
+        replaced = src.text[start:close_args + 1]
+        missing = replaced.count("\n") - replacement.count("\n")
+        edits.append((start, close_args + 1, replacement + "\n" * max(0, missing)))
+        pos = close_args + 1
+
+
+def statement_start(src: Source, at: int) -> int:
+    i = at - 1
+    while i >= 0 and not (src.mask[i] and src.text[i] in ";{}"):
+        i -= 1
+    return src.skip_space(i + 1)
+
+
+def blank_non_code(src: Source, begin: int, end: int) -> str:
+    return "".join(c if src.mask[k] else " " for k, c in zip(range(begin, end), src.text[begin:end]))
+
+
+def top_level_comma(text: str) -> bool:
+    depth = 0
+    for c in text:
+        if c in "<([{":
+            depth += 1
+        elif c in ">)]}":
+            depth -= 1
+        elif c == "," and depth == 0:
+            return True
+    return False
+
+
+def rewrite_shared(src: Source, edits: list[tuple[int, int, str]]) -> None:
+    for match in re.finditer(r"\b__shared__\b", src.text):
+        at = match.start()
+        if not src.is_code(at):
+            continue
+        begin = statement_start(src, at)
+        end = src.find_code(";", at)
+        if end < 0:
+            raise RewriteError(at, "__shared__ declaration without ';'")
+        declaration = blank_non_code(src, begin, end)
+        if "=" in declaration:
+            raise RewriteError(at, "__shared__ variables cannot have an initializer (CUDA forbids it)")
+        words = declaration
+        is_extern = re.search(r"\bextern\b", words) is not None
+        words = re.sub(r"\b(__shared__|extern|static|__device__)\b", " ", words)
+        words = re.sub(r"\b(__align__|alignas)\s*\([^)]*\)", " ", words)
+        words = words.strip()
+        dims = ""
+        while words.endswith("]"):
+            depth, k = 0, len(words) - 1
+            while k >= 0:
+                if words[k] == "]":
+                    depth += 1
+                elif words[k] == "[":
+                    depth -= 1
+                    if depth == 0:
+                        break
+                k -= 1
+            dims = words[k:] + dims
+            words = words[:k].rstrip()
+        name_match = re.search(r"([A-Za-z_]\w*)$", words)
+        if not name_match:
+            raise RewriteError(at, "cannot read this __shared__ declaration; write it as `__shared__ T name[N];`")
+        name = name_match.group(1)
+        type_text = words[:name_match.start()].strip()
+        if not type_text or top_level_comma(type_text):
+            raise RewriteError(at, "declare one __shared__ variable per statement: `__shared__ T name[N];`")
+        if is_extern:
+            if dims.replace(" ", "") != "[]":
+                raise RewriteError(at, "dynamic shared memory is declared as `extern __shared__ T name[];`")
+            replacement = (f"auto* const {name} = ::scanlab::sim::dynamic_shared<{type_text}>"
+                           f"(\"{name}\", __FILE__, __LINE__);")
+        else:
+            replacement = (f"auto& {name} = ::scanlab::sim::block_shared<{type_text}{dims}>"
+                           f"([] {{}}, \"{name}\", __FILE__, __LINE__);")
+        original = src.text[begin:end + 1]
+        edits.append((begin, end + 1, replacement + "\n" * original.count("\n")))
+
+
+def reject_inline_asm(src: Source) -> None:
+    for match in re.finditer(r"\b(asm|__asm__|__asm)\b(\s*(volatile|__volatile__|goto)\b)*\s*\(", src.text):
+        if src.is_code(match.start()):
+            raise RewriteError(match.start(), "inline PTX (asm) cannot run on the CPU simulator; "
+                                              "write it with CUDA C++ (intrinsics such as __popc, __ballot_sync)")
+
+
+def rewrite(text: str) -> str:
+    src = Source(text, code_mask(text))
+    reject_inline_asm(src)
+    edits: list[tuple[int, int, str]] = []
+    rewrite_shared(src, edits)
+    rewrite_launches(src, edits)
+    edits.sort()
+    out, pos = [], 0
+    for begin, end, replacement in edits:
+        if begin < pos:
+            raise RewriteError(begin, "overlapping constructs: a __shared__ declaration inside a kernel launch?")
+        out.append(text[pos:begin])
+        out.append(replacement)
+        pos = end
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("source", help="the .cu file")
+    parser.add_argument("-o", "--output", required=True, help="where to write the C++ file")
+    parser.add_argument("--display-name", help="file name that diagnostics show (default: the source path)")
+    args = parser.parse_args(argv)
+    with open(args.source, encoding="utf-8", errors="surrogateescape") as f:
+        text = f.read()
+    display = args.display_name or args.source
+    try:
+        body = rewrite(text)
+    except RewriteError as e:
+        src = Source(text, [])
+        print(f"{display}:{src.line_of(e.offset)}:{src.column_of(e.offset)}: error: {e.message}", file=sys.stderr)
+        return 1
+    quoted = display.replace("\\", "\\\\").replace('"', '\\"')
+    with open(args.output, "w", encoding="utf-8", errors="surrogateescape") as f:
+        f.write("#include <scanlab/sim/cuda.hpp>\n")
+        f.write(f'#line 1 "{quoted}"\n')
+        f.write(body)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -5,12 +5,29 @@
 
 #include <cmath>
 #include <cstddef>
+#include <limits>
+#include <sstream>
+#include <string>
 #include <type_traits>
 #include <vector>
 
 namespace scanlab::grading {
 
 inline constexpr std::size_t kMismatchesShown = 8;
+
+// Floating-point values with every digit that distinguishes them, so that a value just past
+// its bound never prints as equal to the expected one.
+template <class T>
+std::string show(const T& value) {
+    if constexpr (std::is_floating_point_v<T>) {
+        std::ostringstream text;
+        text.precision(std::numeric_limits<T>::max_digits10);
+        text << value;
+        return text.str();
+    } else {
+        return ::testing::PrintToString(value);
+    }
+}
 
 // Exact when `bounds` is empty; otherwise |actual[i] - expected[i]| <= bounds[i] (a NaN fails).
 // The failure message lists the first mismatches with index, expected, actual and bound,
@@ -34,12 +51,11 @@ template <class T>
         }
         if (equal) continue;
         if (mismatches < kMismatchesShown) {
-            failure << "\n  index " << i << ": expected " << ::testing::PrintToString(expected[i]) << ", actual "
-                    << ::testing::PrintToString(actual[i]);
+            failure << "\n  index " << i << ": expected " << show(expected[i]) << ", actual " << show(actual[i]);
             if (exact) {
                 failure << " (exact)";
             } else {
-                failure << ", bound " << ::testing::PrintToString(bounds[i]);
+                failure << ", bound " << show(bounds[i]);
             }
         }
         ++mismatches;

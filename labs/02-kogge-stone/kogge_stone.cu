@@ -1,0 +1,76 @@
+// Lab 02: Kogge-Stone inclusive scan of independent sections, in place and double-buffered.
+//
+// One block of `section_size` threads scans one section of `section_size` consecutive
+// elements, one element per thread, in shared memory. Sections are independent: element i
+// of the output combines the inputs from the start of its section up to i.
+//
+// Conventions (see README.md):
+//   - op(a, b) combines an EARLIER value a with a LATER value b; never swap them.
+//   - Positions of the last section past n take part as op.identity(); nothing is stored
+//     for them.
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <stdexcept>
+
+#include "scanlab/cuda_check.hpp"
+#include "scanlab/section_size.hpp"
+
+// Dynamic shared memory, declared once as bytes because the element type is a template
+// parameter. 16 bytes covers the alignment of every element type the kit scans.
+constexpr std::size_t kSharedAlignment = 16;
+
+template <class T, class Op>
+__global__ void kogge_stone_inplace_kernel(const T* in, T* out, std::size_t n, Op op) {
+    extern __shared__ __align__(kSharedAlignment) unsigned char shared_bytes[];
+    T* const section = reinterpret_cast<T*>(shared_bytes);  // blockDim.x elements
+
+    // TODO 1: load this block's section of `in` into `section` (identity past n).
+    // TODO 2: scan `section` in place with the Kogge-Stone steps (stride 1, 2, 4, ...),
+    //         so that no thread ever reads an element another thread may be writing.
+    // TODO 3: store the positions below n to `out`.
+}
+
+template <class T, class Op>
+__global__ void kogge_stone_double_buffer_kernel(const T* in, T* out, std::size_t n, Op op) {
+    extern __shared__ __align__(kSharedAlignment) unsigned char shared_bytes[];
+    T* const front = reinterpret_cast<T*>(shared_bytes);  // blockDim.x elements
+    T* const back = front + blockDim.x;                   // blockDim.x more
+
+    // TODO 1: load this block's section of `in` into `front` (identity past n).
+    // TODO 2: scan with the Kogge-Stone steps, each step reading one buffer and writing the
+    //         other, with as few barriers as that allows.
+    // TODO 3: store the positions below n, from whichever buffer holds the result, to `out`.
+}
+
+inline void check_section_size(unsigned section_size) {
+    if (!scanlab::is_valid_section_size(section_size)) {
+        throw std::invalid_argument("section_size must be a power of two in [32, 1024]");
+    }
+}
+
+inline unsigned section_count(std::size_t n, unsigned section_size) {
+    return static_cast<unsigned>(scanlab::ceil_div(n, section_size));
+}
+
+template <class T, class Op>
+void kogge_stone_inplace_scan(const T* d_in, T* d_out, std::size_t n, unsigned section_size, Op op) {
+    check_section_size(section_size);
+    if (n == 0) return;  // a launch with no blocks is an invalid configuration
+    const std::size_t shared_bytes = section_size * sizeof(T);
+    kogge_stone_inplace_kernel<<<section_count(n, section_size), section_size, shared_bytes>>>(
+        d_in, d_out, n, op);
+    SCANLAB_CUDA_CHECK(cudaGetLastError());
+}
+
+template <class T, class Op>
+void kogge_stone_double_buffer_scan(const T* d_in, T* d_out, std::size_t n, unsigned section_size, Op op) {
+    check_section_size(section_size);
+    if (n == 0) return;  // a launch with no blocks is an invalid configuration
+    constexpr std::size_t kBuffers = 2;
+    const std::size_t shared_bytes = kBuffers * section_size * sizeof(T);
+    kogge_stone_double_buffer_kernel<<<section_count(n, section_size), section_size, shared_bytes>>>(
+        d_in, d_out, n, op);
+    SCANLAB_CUDA_CHECK(cudaGetLastError());
+}

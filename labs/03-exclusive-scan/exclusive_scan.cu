@@ -1,0 +1,77 @@
+// Lab 03: exclusive scan, natively with Kogge-Stone and by converting to and from inclusive.
+//
+// Conventions (see README.md):
+//   - op(a, b) combines an EARLIER value a with a LATER value b; never swap them.
+//   - The exclusive scan of a section starts with op.identity():
+//       out[start] = identity, out[start + k] = in[start] op ... op in[start + k - 1].
+//   - Positions of the last section past n take part as op.identity(); nothing is stored
+//     for them.
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <stdexcept>
+
+#include "scanlab/cuda_check.hpp"
+#include "scanlab/section_size.hpp"
+
+constexpr std::size_t kSharedAlignment = 16;  // covers every element type the kit scans
+constexpr unsigned kConvertBlockSize = 256;   // element-wise maps: any multiple of a warp
+constexpr unsigned kMaxConvertBlocks = 65535; // larger arrays need each thread to do more than one element
+
+// One block per section, blockDim.x == section size, one element per thread.
+template <class T, class Op>
+__global__ void kogge_stone_exclusive_kernel(const T* in, T* out, std::size_t n, Op op) {
+    extern __shared__ __align__(kSharedAlignment) unsigned char shared_bytes[];
+    T* const front = reinterpret_cast<T*>(shared_bytes);  // blockDim.x elements
+    T* const back = front + blockDim.x;                   // blockDim.x more, if you want them
+
+    // TODO 1: load the section so that a Kogge-Stone inclusive scan of shared memory yields
+    //         the exclusive scan of the section.
+    // TODO 2: scan it with the Kogge-Stone steps, race-free.
+    // TODO 3: store the positions below n to `out`.
+}
+
+// exclusive[0] = identity, exclusive[i] = inclusive[i - 1]: the whole array, not sections.
+template <class T, class Op>
+__global__ void inclusive_to_exclusive_kernel(const T* inclusive, T* exclusive, std::size_t n, Op op) {
+    // TODO: write every exclusive[i], i < n, whatever n is relative to the grid size.
+}
+
+// inclusive[i] from exclusive[i] and in[i]: the whole array, not sections.
+template <class T, class Op>
+__global__ void exclusive_to_inclusive_kernel(const T* in, const T* exclusive, T* inclusive, std::size_t n, Op op) {
+    // TODO: write every inclusive[i], i < n, whatever n is relative to the grid size.
+}
+
+inline unsigned convert_grid_size(std::size_t n) {
+    return static_cast<unsigned>(std::min<std::size_t>(scanlab::ceil_div(n, kConvertBlockSize), kMaxConvertBlocks));
+}
+
+template <class T, class Op>
+void kogge_stone_exclusive_scan(const T* d_in, T* d_out, std::size_t n, unsigned section_size, Op op) {
+    if (!scanlab::is_valid_section_size(section_size)) {
+        throw std::invalid_argument("section_size must be a power of two in [32, 1024]");
+    }
+    if (n == 0) return;  // a launch with no blocks is an invalid configuration
+    constexpr std::size_t kBuffers = 2;
+    const std::size_t shared_bytes = kBuffers * section_size * sizeof(T);
+    const auto sections = static_cast<unsigned>(scanlab::ceil_div(n, section_size));
+    kogge_stone_exclusive_kernel<<<sections, section_size, shared_bytes>>>(d_in, d_out, n, op);
+    SCANLAB_CUDA_CHECK(cudaGetLastError());
+}
+
+template <class T, class Op>
+void inclusive_to_exclusive(const T* d_inclusive, T* d_exclusive, std::size_t n, Op op) {
+    if (n == 0) return;
+    inclusive_to_exclusive_kernel<<<convert_grid_size(n), kConvertBlockSize>>>(d_inclusive, d_exclusive, n, op);
+    SCANLAB_CUDA_CHECK(cudaGetLastError());
+}
+
+template <class T, class Op>
+void exclusive_to_inclusive(const T* d_in, const T* d_exclusive, T* d_inclusive, std::size_t n, Op op) {
+    if (n == 0) return;
+    exclusive_to_inclusive_kernel<<<convert_grid_size(n), kConvertBlockSize>>>(d_in, d_exclusive, d_inclusive, n, op);
+    SCANLAB_CUDA_CHECK(cudaGetLastError());
+}

@@ -36,8 +36,11 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--lab-timeout", type=float, default=900.0, metavar="S",
                    help="wall-time limit for all runs of one lab's tests (default 900)")
     p.add_argument("--memory-limit", type=int, default=None, metavar="MIB",
-                   help="address-space limit of a test program in MiB; 0 = none "
-                        "(default: 4096 on sim, none on cuda, where the driver reserves huge mappings)")
+                   help="resident memory limit of a test program in MiB; 0 = none "
+                        "(default: 4096 on sim, none on cuda)")
+    p.add_argument("--address-space-limit", type=int, default=None, metavar="MIB",
+                   help="RLIMIT_AS of a test program in MiB; 0 = none (default: none: the simulator and the "
+                        "CUDA driver reserve far more address space than they use)")
     p.add_argument("--no-sanitizer", action="store_true",
                    help="cuda backend: do not rerun checks under compute-sanitizer")
     p.add_argument("--cmake-define", action="append", default=[], metavar="VAR=VALUE",
@@ -75,8 +78,10 @@ def main(argv: list[str] | None = None) -> int:
         test_binaries[number.zfill(2)] = Path(path).resolve()
 
     memory_mib = args.memory_limit if args.memory_limit is not None else (4096 if args.backend == "sim" else 0)
+    as_mib = args.address_space_limit or 0
     limits = Limits(test_timeout_s=args.timeout, total_timeout_s=args.lab_timeout,
-                    memory_bytes=(memory_mib << 20) if memory_mib else None)
+                    memory_bytes=(memory_mib << 20) if memory_mib else None,
+                    address_space_bytes=(as_mib << 20) if as_mib else None)
     build_root = Path(args.build_root).resolve() if args.build_root else REPO / "build" / "grade"
     opts = Options(repo=REPO, backend=args.backend, submission=submission, build_root=build_root,
                    jobs=max(1, args.jobs), limits=limits, defines=args.cmake_define,

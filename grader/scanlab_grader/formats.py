@@ -63,6 +63,14 @@ def _check_text(lab: LabResult, c: CheckResult) -> str:
 
 # ----------------------------------------------------------------------------- text
 
+def _lab_wide_reason(lab: LabResult) -> str | None:
+    """The reason shared by every failed check when the lab failed as a whole."""
+    failed = [c for c in lab.checks if c.status == "fail"]
+    if lab.error and len(failed) > 1 and len({c.reason for c in failed}) == 1:
+        return failed[0].reason
+    return None
+
+
 def render_text(report: Report, color: bool = False) -> str:
     def paint(text: str, code: str) -> str:
         return f"\033[{code}m{text}\033[0m" if color else text
@@ -73,11 +81,14 @@ def render_text(report: Report, color: bool = False) -> str:
     for lab in report.labs:
         head = f"Lab {lab.lab.number}  {lab.lab.title}  ({lab.lab.dir})"
         out.append(f"{paint(head, '1')}  {_pts(lab.points, lab.max_points)}")
+        lab_wide = _lab_wide_reason(lab)
+        if lab_wide:
+            out.append(f"  {paint('!', '31;1')} {lab_wide}")
         for c in lab.checks:
             points = _pts(c.points, c.max_points) if c.status != "skip" else "-"
             line = f"  {lab.lab.number}  {c.check.id:<{id_width}}  {points:>7}  {status_word[c.status]}"
             if c.status != "pass" and c.reason:
-                line += f"  {c.reason}"
+                line += "  (see above)" if lab_wide and c.reason == lab_wide else f"  {c.reason}"
             out.append(line)
         for note in lab.notes:
             out.append(f"  note: {note}")
@@ -89,10 +100,16 @@ def render_text(report: Report, color: bool = False) -> str:
     out.append(paint(summary, "1"))
     if failed:
         out += ["", "Details of the failed checks:"]
+        shown = set()
         for lab, c in failed:
             out.append("")
             out.append(paint(f"[{lab.lab.number} {c.check.id}] {c.check.title}", "1"))
             out.append(f"  {c.reason}")
+            key = (lab.lab.number, c.reason, tuple(c.details))
+            if c.details and key in shown:
+                out.append("  (details as above)")
+                continue
+            shown.add(key)
             out.extend("  " + d for d in c.details)
     return "\n".join(out) + "\n"
 
@@ -135,7 +152,7 @@ def _xml_text(text: str) -> str:
     return _XML_INVALID.sub("", _ANSI.sub("", text))
 
 
-_ERROR_KINDS = {"crash", "timeout", "exit", "compile", "build", "missing", "tampered", "manifest", "not-run"}
+_ERROR_KINDS = {"crash", "timeout", "memory", "exit", "compile", "build", "missing", "tampered", "manifest", "not-run"}
 
 
 def render_junit(report: Report) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import shutil
 from dataclasses import dataclass, field
@@ -27,7 +28,7 @@ SANITIZERS = {
 class CheckResult:
     check: Check
     status: str  # pass | fail | skip
-    kind: str = ""  # why it failed: assertion crash timeout exit not-run skipped-test compile build
+    kind: str = ""  # why it failed: assertion crash timeout memory exit not-run skipped-test compile build
     #                  tampered manifest sanitizer missing ; or gpu-only when skipped
     reason: str = ""
     details: list[str] = field(default_factory=list)
@@ -148,8 +149,8 @@ def _run_sanitizers(opts: Options, lab: Lab, binary: Path, result: CheckResult, 
             cmd.append(str(binary))
             return cmd + ([f"--gtest_filter={flt}"] if flt else [])
 
-        slow = Limits(test_timeout_s=opts.limits.test_timeout_s * 10, total_timeout_s=opts.limits.total_timeout_s,
-                      memory_bytes=None, max_restarts=opts.limits.max_restarts)
+        slow = dataclasses.replace(opts.limits, test_timeout_s=opts.limits.test_timeout_s * 10, memory_bytes=None,
+                                   address_space_bytes=None)
         suite = run_suite(cmd_for, env=env, cwd=binary.parent, log_dir=log_dir, limits=slow,
                           only=result.tests, repo=opts.repo, label=f"{result.check.id}-{tool}")
         failed_runs = [log for log, rc in zip(san_logs, suite.exit_codes) if rc == SANITIZER_EXIT]
@@ -198,7 +199,7 @@ def grade_lab(lab: Lab, opts: Options, tree: BuildTree | None, configure_error: 
     env = dict(os.environ)
     limits = opts.limits
     if lab.timeout_s:
-        limits = Limits(lab.timeout_s, limits.total_timeout_s, limits.memory_bytes, limits.max_restarts)
+        limits = dataclasses.replace(limits, test_timeout_s=lab.timeout_s)
 
     def cmd_for(flt: str | None, attempt: int) -> list[str]:
         return [str(binary)] + ([f"--gtest_filter={flt}"] if flt else [])

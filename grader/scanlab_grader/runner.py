@@ -31,7 +31,8 @@ OUTPUT_LIMIT_BYTES = 64 << 20
 class Limits:
     test_timeout_s: float = 60.0  # one test's wall time
     total_timeout_s: float = 900.0  # all runs of one lab program together
-    memory_bytes: int | None = 4 << 30  # RLIMIT_AS; None leaves it unlimited
+    memory_bytes: int | None = 4 << 30  # resident memory (polled); None: no limit
+    address_space_bytes: int | None = None  # RLIMIT_AS; None: no limit
     max_restarts: int = 16
 
 
@@ -63,12 +64,15 @@ def signal_name(num: int) -> str:
         return f"signal {num}"
 
 
-def _limits_preexec(memory_bytes: int | None) -> Callable[[], None]:
+def _limits_preexec(address_space_bytes: int | None) -> Callable[[], None]:
+    # The memory limit is on the resident-set size, polled by run_once: the
+    # simulator reserves (but does not touch) many GiB of address space for device
+    # memory and race detection, so RLIMIT_AS is only an opt-in extra.
     def apply() -> None:
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
         resource.setrlimit(resource.RLIMIT_FSIZE, (OUTPUT_LIMIT_BYTES, OUTPUT_LIMIT_BYTES))
-        if memory_bytes:
-            resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
+        if address_space_bytes:
+            resource.setrlimit(resource.RLIMIT_AS, (address_space_bytes, address_space_bytes))
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
 
     return apply
@@ -90,8 +94,20 @@ def _tail(path: Path, lines: int = 200, max_bytes: int = 65536) -> str:
 class _Single:
     stream: RecordStream
     rc: int | None = None
-    timed_out: str | None = None  # reason when we killed it for time
+    timed_out: str | None = None  # reason when we killed it for time or memory
+    memory: bool = False  # killed for memory
     started_at: float = 0.0
+
+
+_PAGE = os.sysconf("SC_PAGE_SIZE")
+
+
+def _resident_bytes(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/statm") as f:
+            return int(f.read().split()[1]) * _PAGE
+    except (OSError, IndexError, ValueError):
+        return 0
 
 
 def _kill_group(proc: subprocess.Popen) -> None:
@@ -118,7 +134,7 @@ def run_once(cmd: list[str], *, env: dict[str, str], cwd: Path, log_path: Path, 
         try:
             proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
                                     env=child_env, cwd=cwd, pass_fds=(key_r, res_w), start_new_session=True,
-                                    preexec_fn=_limits_preexec(limits.memory_bytes))
+                                    preexec_fn=_limits_preexec(limits.address_space_bytes))
         finally:
             os.close(key_r)
             os.close(res_w)
@@ -141,6 +157,9 @@ def run_once(cmd: list[str], *, env: dict[str, str], cwd: Path, log_path: Path, 
                     limit_hit = "the lab's total time limit ran out"
                 elif now - last_event > limits.test_timeout_s:
                     limit_hit = f"timed out after {limits.test_timeout_s:g} s"
+                elif limits.memory_bytes and _resident_bytes(proc.pid) > limits.memory_bytes:
+                    limit_hit = f"used more than {limits.memory_bytes >> 20} MiB of memory"
+                    single.memory = True
                 if limit_hit:
                     single.timed_out = limit_hit
                     _kill_group(proc)
@@ -179,20 +198,25 @@ def _failure_lines(failures: list[dict], repo: Path | None) -> list[str]:
         line = int(f.get("line") or 0)
         prefix = f"{where}:{line}: " if where and line else (f"{where}: " if where else "")
         message = str(f.get("message", "")).rstrip()
+        if repo is not None:
+            message = message.replace(str(repo) + os.sep, "")
         first, *rest = message.splitlines() or [""]
         lines.append(prefix + first)
         lines.extend("  " + r for r in rest)
     return lines
 
 
-def _summary(failures: list[dict]) -> str:
+def _summary(failures: list[dict], repo: Path | None = None) -> str:
     """The first failure as one line: 'file.cpp:12: message'."""
     if not failures:
         return "failed"
     f = failures[0]
     where = os.path.basename(str(f.get("file") or ""))
     line = int(f.get("line") or 0)
-    text = " ".join(str(f.get("message", "")).split())
+    message = str(f.get("message", ""))
+    if repo is not None:
+        message = message.replace(str(repo) + os.sep, "")
+    text = " ".join(message.split())
     return f"{where}:{line}: {text}" if where and line else text
 
 
@@ -233,12 +257,12 @@ def run_suite(cmd_for: Callable[[str | None, int], list[str]], *, env: dict[str,
                 suite.outcomes[name] = TestOutcome(name, "pass", ms=ended.ms)
             elif ended.result == "skip":
                 details = _failure_lines(ended.failures, repo)
-                why = _summary(ended.failures) if ended.failures else "no reason given"
+                why = _summary(ended.failures, repo) if ended.failures else "no reason given"
                 suite.outcomes[name] = TestOutcome(name, "skip", f"{name} was skipped: {why}", details,
                                                    ended.ms)
             else:
                 details = _failure_lines(ended.failures, repo)
-                suite.outcomes[name] = TestOutcome(name, "fail", f"{name} failed: {_summary(ended.failures)}",
+                suite.outcomes[name] = TestOutcome(name, "fail", f"{name} failed: {_summary(ended.failures, repo)}",
                                                    details, ended.ms)
         if stream.tampered:
             suite.tampered = stream.tampered
@@ -264,7 +288,7 @@ def run_suite(cmd_for: Callable[[str | None, int], list[str]], *, env: dict[str,
 
         # The program ended abnormally.
         if single.timed_out:
-            kind = "timeout"
+            kind = "memory" if single.memory else "timeout"
             reason = f"{single.timed_out}{where}"
         elif rc == HARNESS_NO_KEY_EXIT and stream.plan is None:
             kind = "crash"

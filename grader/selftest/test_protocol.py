@@ -118,10 +118,13 @@ class ProtocolTest(unittest.TestCase):
         self.assertCheck(checks, "passes", "fail", "crash", "crashed with SIGSEGV before the first test")
 
     def test_memory_limit(self):
-        rc, doc, checks = self.grade(["hog"], extra=["--memory-limit", "1024"])
+        rc, doc, checks = self.grade(["hog"], extra=["--memory-limit", "512"])
         self.assertEqual(rc, 1)
-        self.assertCheck(checks, "hogs", "fail")
+        self.assertCheck(checks, "hogs", "fail", "memory", "used more than 512 MiB of memory during FakeLab.Hogs")
         self.assertCheck(checks, "passes", "pass")
+        # The address-space backstop turns the allocation into a failed test.
+        rc, doc, checks = self.grade(["hog"], extra=["--address-space-limit", "2048"])
+        self.assertCheck(checks, "hogs", "fail", "assertion", "bad_alloc")
 
     def test_manifest_filter_matching_nothing(self):
         bad = Path(self.tmp.name) / "bad.toml"

@@ -137,7 +137,7 @@ void release_barrier(Block& b) {
     t.barrier_result = result;
     b.runnable.push_back(&t);
   }
-  b.launch->progress = true;
+  b.progress = true;
 }
 
 // Every live thread waits, but not all at a barrier: some lanes wait in a warp collective for

@@ -37,6 +37,7 @@ struct Cell {
 Cell* global_shadow = nullptr;
 Cell* shared_shadow = nullptr;
 std::uint32_t current_launch = 0;
+bool race_check_enabled = true;  // the schedule's setting, read once per launch
 
 Cell* reserve_cells(std::size_t count) {
   void* p = mmap(nullptr, count * sizeof(Cell), PROT_READ | PROT_WRITE,
@@ -161,12 +162,15 @@ void ensure_shadow() {
   });
 }
 
-void begin_race_epoch(std::uint32_t launch_id) { current_launch = launch_id; }
+void begin_race_epoch(std::uint32_t launch_id, bool race_check) {
+  current_launch = launch_id;
+  race_check_enabled = race_check;
+}
 
 void check_access(Thread* t, std::uintptr_t address, std::size_t bytes, std::uint8_t flags, std::uintptr_t pc) {
   if (!all_live(address, bytes)) report_out_of_bounds(t, address, bytes, flags, pc);
   if ((flags & kWrite) && !(flags & kAtomic)) t->stored_since_yield = true;  // atomics count only when they change memory
-  if (!schedule().race_check) return;
+  if (!race_check_enabled) return;
   Block* b = t->block;
   AccessRecord c{pc, current_launch, b->linear, b->interval, b->clock, t->warp_clock[t->lane],
                  static_cast<std::uint16_t>(t->linear), flags, 1};

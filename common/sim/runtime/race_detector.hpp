@@ -27,6 +27,6 @@ void check_access(Thread* t, std::uintptr_t address, std::size_t bytes, std::uin
 void release(Thread* t, std::uintptr_t address);
 void acquire(Thread* t, std::uintptr_t address);
 // The launch whose accesses are current; records of earlier launches are ordered before it.
-void begin_race_epoch(std::uint32_t launch_id);
+void begin_race_epoch(std::uint32_t launch_id, bool race_check);
 
 }  // namespace scanlab::sim::detail

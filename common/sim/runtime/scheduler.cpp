@@ -40,27 +40,32 @@ constexpr std::size_t kGuardBytes = 4096;
 class StackPool {
  public:
   boost::context::stack_context take() {
-    void* base;
     if (!free_.empty()) {
-      base = free_.back();
+      boost::context::stack_context sc = free_.back();
       free_.pop_back();
-    } else {
-      base = mmap(nullptr, kStackBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-      if (base == MAP_FAILED) {
-        std::fprintf(stderr, "scanlab-sim: out of memory for thread stacks\n");
-        std::abort();
-      }
-      mprotect(base, kGuardBytes, PROT_NONE);
+      return sc;
     }
+    void* base = mmap(nullptr, kStackBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (base == MAP_FAILED) {
+      std::fprintf(stderr, "scanlab-sim: out of memory for thread stacks\n");
+      std::abort();
+    }
+    mprotect(base, kGuardBytes, PROT_NONE);
+    // Stacks are 256 KiB apart, so their tops would all fall into the same cache sets; each
+    // stack starts at its own offset (cache colouring), which it keeps for its whole life.
+    const std::size_t colour = (created_++ % kColours) * kColourStride;
     boost::context::stack_context sc;
-    sc.size = kStackBytes;
-    sc.sp = static_cast<char*>(base) + kStackBytes;
+    sc.size = kStackBytes - colour;
+    sc.sp = static_cast<char*>(base) + sc.size;
     return sc;
   }
-  void give_back(boost::context::stack_context& sc) { free_.push_back(static_cast<char*>(sc.sp) - sc.size); }
+  void give_back(boost::context::stack_context& sc) { free_.push_back(sc); }
 
  private:
-  std::vector<void*> free_;
+  static constexpr std::size_t kColours = 13;
+  static constexpr std::size_t kColourStride = 4096 + 64;  // a new page and a new cache line each
+  std::vector<boost::context::stack_context> free_;
+  std::size_t created_ = 0;
 };
 
 StackPool& stacks() {
@@ -102,7 +107,7 @@ void run(Thread* t) {
   t->fiber = std::move(t->fiber).resume();
   current_thread = nullptr;
   current_coordinates = nullptr;
-  if (t->exited || t->waiting != Waiting::no || t->stored_since_yield) t->block->launch->progress = true;
+  if (t->exited || t->waiting != Waiting::no || t->stored_since_yield) t->block->progress = true;
 }
 
 void start_block(Block& b, Launch& launch, unsigned linear, unsigned slot) {
@@ -168,25 +173,36 @@ void discard_threads(Block& b) {
   for (unsigned i = 0; i < b.thread_count; ++i) b.threads[i].fiber = boost::context::fiber{};
 }
 
+// Runs a block until it finishes or until its threads only spin, waiting for another block.
+// Keeping one block on the processor while it makes progress keeps its fibers in cache; blocks
+// interleave where they can interact: at atomics, volatile accesses and fences.
 void step(Block& b, Random& random) {
   Launch& launch = *b.launch;
-  if (!b.runnable.empty()) {
-    b.round.swap(b.runnable);
-    b.runnable.clear();
-    for (std::size_t i = b.round.size(); i > 1; --i) std::swap(b.round[i - 1], b.round[random.below(i)]);
-    for (Thread* t : b.round) {
-      run(t);
-      if (launch.aborted) return;
-      if (!t->exited && t->waiting == Waiting::no) b.runnable.push_back(t);  // it yielded
+  for (;;) {
+    b.progress = false;
+    if (!b.runnable.empty()) {
+      b.round.swap(b.runnable);
+      b.runnable.clear();
+      for (std::size_t i = b.round.size(); i > 1; --i) std::swap(b.round[i - 1], b.round[random.below(i)]);
+      for (Thread* t : b.round) {
+        run(t);
+        if (launch.aborted) return;
+        if (!t->exited && t->waiting == Waiting::no) b.runnable.push_back(t);  // it yielded
+      }
     }
-  }
-  if (b.live == 0) {
-    b.finished = true;
-    return;
-  }
-  if (b.runnable.empty()) {
-    if (b.at_barrier == b.live) release_barrier(b);
-    else report_stuck_block(b);
+    if (b.live == 0) {
+      b.finished = true;
+      return;
+    }
+    if (b.runnable.empty()) {
+      if (b.at_barrier != b.live) {
+        report_stuck_block(b);
+        return;
+      }
+      release_barrier(b);
+    }
+    if (b.progress) launch.progress = true;
+    else return;
   }
 }
 
@@ -339,9 +355,8 @@ void launch(const LaunchRequest& request) {
   launch.kernel_call = request.kernel_call;
   launch.threads_per_block = request.block.x * request.block.y * request.block.z;
   launch.block_count = request.grid.x * request.grid.y * request.grid.z;
-  begin_race_epoch(launch.id);
-
   const Schedule s = schedule();
+  begin_race_epoch(launch.id, s.race_check);
   Random random(s.seed * 1000003u + launch.id);
   std::vector<unsigned> order = dispatch_order(launch.block_count, s, random);
   const unsigned slots = std::min(s.resident_blocks, launch.block_count);

@@ -112,6 +112,7 @@ struct Block {
   std::vector<std::uint32_t> knows;  // knows[b]: block b's published clock that this block acquired
 
   bool finished = false;
+  bool progress = false;  // something other than spinning happened in the current round
 };
 
 struct Launch {

@@ -117,7 +117,7 @@ void complete(Block& b, WarpGroup g, Thread* caller) {
       b.runnable.push_back(&t);
     }
   });
-  b.launch->progress = true;
+  b.progress = true;
 }
 
 std::uint64_t collective(CollectiveKind kind, unsigned mask, std::uint64_t value, int argument, int width,

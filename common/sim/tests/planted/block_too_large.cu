@@ -1,0 +1,15 @@
+// A block of 1025 threads: one more than any CUDA device allows. The launch fails before the
+// kernel runs, and cudaGetLastError() says why.
+#include "planted.cuh"
+
+constexpr unsigned kThreads = 1025;
+
+__global__ void fill(int* out) { out[threadIdx.x] = 1; }
+
+int main() {
+  const planted::DeviceBuffer<int> out(kThreads);
+  fill<<<1, kThreads>>>(out.get());  // expect: invalid-launch
+  const cudaError_t status = cudaGetLastError();
+  std::printf("launch status: %s\n", cudaGetErrorName(status));
+  return status == cudaErrorInvalidConfiguration ? planted::kCorrect : planted::kWrongResult;
+}

@@ -1,0 +1,101 @@
+// What every planted program shares: checked CUDA calls, a host reference scan, and the exit
+// statuses the simulator's tests read. A planted program is an ordinary CUDA program; run on
+// the simulator it additionally exits with status 1 whenever the simulator reported an error.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+namespace planted {
+
+// Exit statuses of the program itself (1 is the simulator's "an error was reported").
+constexpr int kCorrect = 0;
+constexpr int kCudaCallFailed = 2;
+constexpr int kWrongResult = 3;
+constexpr int kBadArguments = 4;
+
+inline void check(cudaError_t status, const char* call, const char* file, int line) {
+  if (status == cudaSuccess) return;
+  std::fprintf(stderr, "%s:%d: %s failed: %s\n", file, line, call, cudaGetErrorString(status));
+  std::exit(kCudaCallFailed);
+}
+
+// A device copy of a host vector, freed on scope exit.
+template <class T>
+class DeviceBuffer {
+ public:
+  explicit DeviceBuffer(std::size_t count) : count_(count) {
+    check(cudaMalloc(&data_, count * sizeof(T)), "cudaMalloc", __FILE__, __LINE__);
+    check(cudaMemset(data_, 0, count * sizeof(T)), "cudaMemset", __FILE__, __LINE__);
+  }
+  explicit DeviceBuffer(const std::vector<T>& host) : DeviceBuffer(host.size()) {
+    check(cudaMemcpy(data_, host.data(), count_ * sizeof(T), cudaMemcpyHostToDevice), "cudaMemcpy", __FILE__,
+          __LINE__);
+  }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  ~DeviceBuffer() { cudaFree(data_); }
+
+  T* get() const { return data_; }
+  std::vector<T> to_host() const {
+    std::vector<T> host(count_);
+    check(cudaMemcpy(host.data(), data_, count_ * sizeof(T), cudaMemcpyDeviceToHost), "cudaMemcpy", __FILE__,
+          __LINE__);
+    return host;
+  }
+
+ private:
+  T* data_ = nullptr;
+  std::size_t count_;
+};
+
+// Small positive values whose prefix sums stay far from overflow.
+inline std::vector<int> test_input(std::size_t n) {
+  std::vector<int> v(n);
+  for (std::size_t i = 0; i < n; ++i) v[i] = static_cast<int>(i % 7) + 1;
+  return v;
+}
+
+inline std::vector<int> inclusive_scan(const std::vector<int>& in) {
+  std::vector<int> out(in.size());
+  int running = 0;
+  for (std::size_t i = 0; i < in.size(); ++i) out[i] = running += in[i];
+  return out;
+}
+
+// kCorrect, or kWrongResult after naming the first wrong element.
+inline int compare(const std::vector<int>& expected, const std::vector<int>& actual) {
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    if (expected[i] != actual[i]) {
+      std::fprintf(stderr, "wrong result at index %zu: expected %d, got %d\n", i, expected[i], actual[i]);
+      return kWrongResult;
+    }
+  }
+  return kCorrect;
+}
+
+// Waits for the kernels launched so far; a failed kernel is a wrong result, not a crash.
+inline bool kernels_succeeded() {
+  const cudaError_t status = cudaDeviceSynchronize();
+  if (status == cudaSuccess) return true;
+  std::fprintf(stderr, "kernel failed: %s\n", cudaGetErrorString(status));
+  return false;
+}
+
+// An optional positive integer argument, e.g. the threads per block.
+inline unsigned argument(int argc, char** argv, int index, unsigned fallback) {
+  if (argc <= index) return fallback;
+  const long value = std::strtol(argv[index], nullptr, 10);
+  if (value <= 0) {
+    std::fprintf(stderr, "usage: %s expects a positive number, not '%s'\n", argv[0], argv[index]);
+    std::exit(kBadArguments);
+  }
+  return static_cast<unsigned>(value);
+}
+
+}  // namespace planted
+
+#define PLANTED_CHECK(call) ::planted::check((call), #call, __FILE__, __LINE__)

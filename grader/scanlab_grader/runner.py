@@ -34,6 +34,7 @@ class Limits:
     memory_bytes: int | None = 4 << 30  # resident memory (polled); None: no limit
     address_space_bytes: int | None = None  # RLIMIT_AS; None: no limit
     max_restarts: int = 16
+    max_timeouts: int = 2  # after this many hung tests the rest of the lab is not run
 
 
 @dataclass
@@ -240,6 +241,7 @@ def run_suite(cmd_for: Callable[[str | None, int], list[str]], *, env: dict[str,
     deadline = time.monotonic() + limits.total_timeout_s
     selected = list(only) if only is not None else None
     attempt = 0
+    hung = 0
     while True:
         flt = gtest_filter.exact(selected) if selected is not None else None
         log_path = log_dir / f"{label}-{attempt}.log"
@@ -318,9 +320,13 @@ def run_suite(cmd_for: Callable[[str | None, int], list[str]], *, env: dict[str,
             return suite
         progress = current is not None or bool(stream.ended)
         attempt += 1
+        if kind == "timeout" and current:
+            hung += 1
         out_of_time = time.monotonic() >= deadline
-        if not progress or attempt > limits.max_restarts or out_of_time:
+        too_many_hangs = hung >= limits.max_timeouts
+        if not progress or attempt > limits.max_restarts or out_of_time or too_many_hangs:
             why = ("the lab's total time limit ran out" if out_of_time else
+                   f"{hung} tests had already timed out" if too_many_hangs else
                    "too many restarts" if progress else reason)
             for name in remaining:
                 suite.outcomes[name] = TestOutcome(name, kind if not progress else "not-run",

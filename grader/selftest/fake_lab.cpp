@@ -6,6 +6,7 @@
 //   skip         FakeLab.Skips calls GTEST_SKIP
 //   crash        FakeLab.Crashes dies with SIGSEGV
 //   hang         FakeLab.Hangs loops forever
+//   hang2        FakeLab.Exits loops forever too
 //   exit0        FakeLab.Exits prints gtest's success lines and calls exit(0)
 //                in the middle of the run
 //   forge        FakeLab.Forges prints gtest's success lines and writes an
@@ -94,6 +95,7 @@ TEST(FakeLab, Hangs) {
 }
 
 TEST(FakeLab, Exits) {
+  while (behaviour("hang2")) std::this_thread::sleep_for(std::chrono::milliseconds(50));
   if (behaviour("exit0")) {
     // What a test program that finished successfully would print, then leave.
     std::printf("[       OK ] FakeLab.Exits (0 ms)\n[  PASSED  ] 9 tests.\n");

@@ -70,7 +70,7 @@ def main() -> int:
     p.add_argument("--build-root", required=True)
     p.add_argument("--jobs", default="2")
     p.add_argument("--backend", default="sim")
-    p.add_argument("--timeout", default="60", help="per-test time limit passed to grade")
+    p.add_argument("--timeout", default="30", help="per-test time limit passed to grade (seconds)")
     args = p.parse_args()
 
     manifest_path = REPO / "grader" / "points.toml"

@@ -112,6 +112,16 @@ class ProtocolTest(unittest.TestCase):
                     if category != "performance":
                         self.assertCheck(checks, cid, "fail", "tampered", "wrong signature")
 
+    def test_hangs_are_bounded(self):
+        # FakeLab.Hangs and FakeLab.Exits both hang when exit0 is off and a
+        # second hang is configured: two timeouts stop the lab.
+        rc, doc, checks = self.grade(["hang", "hang2"])
+        self.assertEqual(rc, 1)
+        self.assertCheck(checks, "hangs", "fail", "timeout", "timed out after 3 s during FakeLab.Hangs")
+        self.assertCheck(checks, "exits", "fail", "timeout", "timed out after 3 s during FakeLab.Exits")
+        self.assertCheck(checks, "forges", "fail", "not-run", "2 tests had already timed out")
+        self.assertCheck(checks, "crashes", "pass")  # ran before the hangs
+
     def test_crash_before_main(self):
         rc, doc, checks = self.grade(["static-crash"])
         self.assertEqual(rc, 1)

@@ -158,7 +158,7 @@ def _run_sanitizers(opts: Options, lab: Lab, binary: Path, result: CheckResult, 
             report = _sanitizer_report(failed_runs[0])
             first = next((l.strip("= ").strip() for l in report if l.strip("= ").strip()), "")
             return CheckResult(result.check, "fail", "sanitizer",
-                               _one_line(f"compute-sanitizer {tool} reported an error: {first}"),
+                               _one_line(f"compute-sanitizer {tool}: {first}"),
                                [f"compute-sanitizer --tool {tool}:"] + ["    " + l for l in report],
                                result.tests, result.seconds)
         if suite.tampered or suite.error:

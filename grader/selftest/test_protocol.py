@@ -153,7 +153,7 @@ class ProtocolTest(unittest.TestCase):
         self.assertEqual(rc, 1)
         # race-freedom: racecheck and synccheck; synccheck reports an error.
         self.assertCheck(checks, "crashes", "fail", "sanitizer",
-                         "compute-sanitizer synccheck reported an error: Error: synccheck hazard")
+                         "compute-sanitizer synccheck: Error: synccheck hazard")
         self.assertIn("by thread (3,0,0)", "\n".join(checks["crashes"]["details"]))
         self.assertCheck(checks, "passes", "pass")  # memcheck is clean
         self.assertCheck(checks, "speed", "pass")  # performance counts on a GPU

@@ -7,6 +7,10 @@ once in the file), the lab is graded with grader/grade, and every check in
 `rejected_by` must have failed. The scratch directory is the same for all
 mutants, so grade's build tree is reused and only the edited lab is rebuilt.
 
+Finally, with two or more labs selected, a syntax error is put into the first
+lab: that lab must score 0 with the error's file:line and the next lab must
+still be built and graded.
+
 Usage: run_mutants.py --build-root DIR [--jobs N] [--backend sim|cuda] [LAB...]
 Exit status 77 (ctest: skipped) when there is no mutant file or no manifest."""
 
@@ -62,6 +66,44 @@ def load_mutants(path: Path, lab: manifest.Lab) -> list[dict]:
         if m["find"] == m["replace"]:
             raise MutantFileError(f"{where}: replace equals find")
     return mutants
+
+
+def check_compile_error_isolated(scratch: Path, labs: dict, build_root: Path, args) -> list[str]:
+    """A syntax error in one lab scores that lab 0 with the error's file:line, and
+    the next lab is still built and graded."""
+    present = [l for l in labs.values() if (scratch / l.dir).is_dir()]
+    if len(present) < 2:
+        return []
+    broken, other = present[0], present[1]
+    sources = sorted(p for p in (scratch / broken.dir).iterdir() if p.suffix == ".cu")
+    if not sources:
+        return [f"compile-error check: no .cu file in {broken.dir}"]
+    source = sources[0]
+    original = source.read_text()
+    line = original.count("\n") + 1
+    source.write_text(original + "this is not C++;\n")
+    cmd = [sys.executable, str(HERE.parent / "grade"), "--backend", args.backend, "--submission", str(scratch),
+           "--format", "json", "--build-root", str(build_root), "--jobs", args.jobs, broken.number, other.number]
+    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    source.write_text(original)
+    try:
+        doc = json.loads(proc.stdout)
+    except json.JSONDecodeError:
+        return [f"compile-error check: grade printed no JSON (exit status {proc.returncode}):\n{proc.stderr[-2000:]}"]
+    problems = []
+    first, second = doc["labs"]
+    where = f"{broken.dir}/{source.name}:{line}"
+    for c in first["checks"]:
+        if c["status"] != "skip" and (c["kind"] != "compile" or where not in c["reason"]):
+            problems.append(f"compile-error check: lab {broken.number} {c['id']}: expected a compile error at "
+                            f"{where}, got {c['status']} {c['kind']}: {c['reason']}")
+    if any(c["kind"] in ("compile", "build") for c in second["checks"]):
+        problems.append(f"compile-error check: lab {other.number} was not built after lab {broken.number} failed")
+    verdict = "isolated" if not problems else "FAILED"
+    print(f"{'compile error in lab ' + broken.number:<40} {verdict}")
+    if not problems:
+        print(f"    {first['checks'][0]['reason']}")
+    return problems
 
 
 def main() -> int:
@@ -146,6 +188,9 @@ def main() -> int:
                 survived += 1
                 failures.append(f"{label}: not rejected by {', '.join(escaped)} (these checks passed)")
             sys.stdout.flush()
+
+    if not args.labs or len(args.labs) > 1:
+        failures += check_compile_error_isolated(scratch, labs, build_root, args)
 
     print(f"\n{total} mutants, {survived} survived")
     if failures:

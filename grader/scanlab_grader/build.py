@@ -56,8 +56,9 @@ class BuildTree:
         self._targets: dict[str, Path] | None = None
 
     def configure_args(self) -> list[str]:
+        # The simulator's own tests and benchmarks are not needed for grading.
         args = [f"-DSCANLAB_BACKEND={self.backend}", f"-DSCANLAB_SUBMISSION_DIR={self.submission}",
-                "-DSCANLAB_BUILD_GRADER=ON"]
+                "-DSCANLAB_BUILD_GRADER=ON", "-DSCANLAB_BUILD_SIM_TESTS=OFF"]
         if not any(d.startswith("CMAKE_BUILD_TYPE=") for d in self.defines):
             args.append("-DCMAKE_BUILD_TYPE=Release")
         args += [f"-D{d}" for d in self.defines]

@@ -11,6 +11,7 @@ tests that had not run yet are run again in a new child (at most
 from __future__ import annotations
 
 import os
+import re
 import resource
 import selectors
 import signal
@@ -217,7 +218,15 @@ def _summary(failures: list[dict], repo: Path | None = None) -> str:
     message = str(f.get("message", ""))
     if repo is not None:
         message = message.replace(str(repo) + os.sep, "")
+    message, _, trace = message.partition("Google Test trace:")
+    # EXPECT_TRUE(check()) with an AssertionResult: the explanation is what matters.
+    explained = re.search(r"Actual: false \((.*)\)\s*Expected: true\s*$", message, re.DOTALL)
+    if explained:
+        message = explained.group(1)
     text = " ".join(message.split())
+    trace_lines = [t.split(": ", 1)[-1].strip() for t in trace.strip().splitlines() if t.strip()]
+    if trace_lines:
+        text = f"[{trace_lines[0]}] {text}"
     return f"{where}:{line}: {text}" if where and line else text
 
 

@@ -228,6 +228,18 @@ class FormatsTest(unittest.TestCase):
         self.assertNotEqual(validators.classroom(base64.b64encode(b'{"version": 2}').decode()), [])
 
 
+class FailureSummaryTest(unittest.TestCase):
+    def test_assertion_result_and_trace(self):
+        from scanlab_grader.runner import _summary
+        failure = {"file": "/repo/grader/labs/02/c_test.cpp", "line": 18, "message":
+                   "Value of: run.output_matches(x)\n  Actual: false (\nindex 3: expected 6, actual 5 "
+                   "(in /repo/common/x.hpp)\n)\nExpected: true\nGoogle Test trace:\n"
+                   "/repo/grader/labs/02/c_test.cpp:15: in-place, n = 1025\n"}
+        self.assertEqual(_summary([failure], Path("/repo")),
+                         "c_test.cpp:18: [in-place, n = 1025] index 3: expected 6, actual 5 (in common/x.hpp)")
+        self.assertEqual(_summary([{"message": "plain"}]), "plain")
+
+
 class CompilerErrorsTest(unittest.TestCase):
     def test_student_file_first(self):
         sub = Path("/tmp/sub")

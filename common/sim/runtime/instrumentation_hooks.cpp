@@ -32,6 +32,10 @@ inline void access(void* p, std::size_t bytes, std::uint8_t flags, std::uintptr_
     if (regions.ready && in_global(address)) report_host_access(address, flags, pc);
     return;
   }
+  // A volatile access is how CUDA code spin-waits: give the other threads a turn. Before the
+  // access, not after: the load or store follows this hook directly, so a volatile load sees
+  // the value that was there when it acquired (a flag seen set was also acquired).
+  if (flags & kVolatile) yield(t, pc);
   if (in_global(address) || in_shared(address)) {
     check_access(t, address, bytes, flags, pc);
     if (flags & kVolatile) {
@@ -39,8 +43,6 @@ inline void access(void* p, std::size_t bytes, std::uint8_t flags, std::uintptr_
       else acquire(t, address);
     }
   }
-  // A volatile access is how CUDA code spin-waits: give the other threads a turn.
-  if (flags & kVolatile) yield(t, pc);
 }
 
 }  // namespace

@@ -63,7 +63,7 @@ bool ordered(const AccessRecord& p, const Thread* t, bool shared) {
   const Block* b = t->block;
   if (p.block != b->linear) {
     if (shared) return true;  // an earlier block's use of this arena
-    return p.block < b->knows.size() && b->knows[p.block] >= p.clock;
+    return p.block < b->knows.size() && b->knows[p.block] > p.clock;
   }
   if (p.thread == t->linear) return true;
   if (p.interval != b->interval) return true;
@@ -192,12 +192,12 @@ void check_access(Thread* t, std::uintptr_t address, std::size_t bytes, std::uin
 
 void release(Thread* t, std::uintptr_t address) {
   Block* b = t->block;
-  if (!in_global(address) || (b->published == 0 && b->knows.empty())) return;
+  if (!in_global(address)) return;
   std::vector<std::uint32_t>& sync = b->launch->sync_objects[address & ~std::uintptr_t{kGlobalGranule - 1}];
   if (sync.size() < std::max<std::size_t>(b->knows.size(), b->linear + 1))
     sync.resize(std::max<std::size_t>(b->knows.size(), b->linear + 1), 0);
   for (std::size_t i = 0; i < b->knows.size(); ++i) sync[i] = std::max(sync[i], b->knows[i]);
-  sync[b->linear] = std::max(sync[b->linear], b->published);
+  sync[b->linear] = std::max(sync[b->linear], b->published + 1);  // +1: synchronized, even with nothing published
 }
 
 void acquire(Thread* t, std::uintptr_t address) {

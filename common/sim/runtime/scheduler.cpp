@@ -200,6 +200,7 @@ void step(Block& b, Random& random) {
         return;
       }
       release_barrier(b);
+      if (launch.aborted) return;  // divergence: reported once, the block stays where it is
     }
     if (b.progress) launch.progress = true;
     else return;
@@ -230,9 +231,9 @@ void report_deadlock(Launch& launch, const std::vector<Block*>& resident, const 
     }
   }
   f.details.push_back("blocks not yet started: " + (waiting.empty() ? std::string("none") : block_list(waiting, launch)) +
-                      "; at most " + std::to_string(resident.size() + (waiting.empty() ? 0 : 0)) +
-                      " blocks run at once here (SCANLAB_SIM_RESIDENT_BLOCKS), and a GPU also runs only as "
-                      "many as fit");
+                      "; " + std::to_string(schedule().resident_blocks) +
+                      " blocks run at once here (SCANLAB_SIM_RESIDENT_BLOCKS), and a GPU also runs only as many as "
+                      "fit on its multiprocessors");
   if (!waiting.empty())
     f.details.push_back("a block that waits for a block that has not started waits forever: blocks do not start "
                         "in blockIdx order; number blocks in the order they start, with an atomic counter");

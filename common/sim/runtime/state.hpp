@@ -109,7 +109,9 @@ struct Block {
   // Ordering between blocks (global memory): a vector clock, advanced by __threadfence.
   std::uint32_t clock = 1;      // stamped on this block's global accesses
   std::uint32_t published = 0;  // accesses stamped <= published are made visible by a fence
-  std::vector<std::uint32_t> knows;  // knows[b]: block b's published clock that this block acquired
+  // knows[b] = c + 1: this block acquired a flag from block b that published b's accesses
+  // stamped <= c; 0: no hand-off from b at all.
+  std::vector<std::uint32_t> knows;
 
   bool finished = false;
   bool progress = false;  // something other than spinning happened in the current round

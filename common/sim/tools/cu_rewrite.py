@@ -17,6 +17,7 @@ file and line. Inline PTX (`asm`) cannot run on a CPU and is rejected here, with
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 from dataclasses import dataclass
@@ -322,6 +323,7 @@ def main(argv: list[str]) -> int:
         src = Source(text, [])
         print(f"{display}:{src.line_of(e.offset)}:{src.column_of(e.offset)}: error: {e.message}", file=sys.stderr)
         return 1
+    os.makedirs(os.path.dirname(os.path.abspath(args.output)), exist_ok=True)
     quoted = display.replace("\\", "\\\\").replace('"', '\\"')
     with open(args.output, "w", encoding="utf-8", errors="surrogateescape") as f:
         f.write("#include <scanlab/sim/cuda.hpp>\n")

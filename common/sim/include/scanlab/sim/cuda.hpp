@@ -28,7 +28,6 @@
 #define __constant__
 #define __managed__
 #define __forceinline__ inline __attribute__((always_inline))
-#define __noinline__ __attribute__((noinline))
 #define __restrict__ __restrict
 #define __align__(n) alignas(n)
 #define __launch_bounds__(...)

@@ -1,0 +1,392 @@
+// Runs each planted program (a CUDA program with one known bug, or its fixed twin) on the
+// simulator, as a child process with the schedule the case asks for, and checks the report:
+// its kind, whether it is an error, the source lines it names (the lines marked
+// `// expect: <kind>` in the program) and the threads it names. Fixed twins must run clean.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <functional>
+#include <map>
+#include <regex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "process.hpp"
+#include "report_json.hpp"
+
+namespace scanlab::sim::testing {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+constexpr int kSimulatorFoundErrors = 1;  // the exit status of a program in which the simulator reported an error
+constexpr unsigned kWarpSize = 32;
+
+std::string base_name(const std::string& path) { return path.substr(path.find_last_of('/') + 1); }
+
+// The lines of a source file marked `// expect: <kind>`, by kind.
+std::map<std::string, std::set<unsigned>> expected_lines(const std::string& source_path) {
+  const std::string text = read_file(source_path);
+  if (text.empty()) throw std::runtime_error("cannot read " + source_path);
+  static const std::regex marker(R"(//\s*expect:\s*([a-z-]+))");
+  std::map<std::string, std::set<unsigned>> lines;
+  unsigned number = 1;
+  for (std::size_t begin = 0; begin < text.size(); ++number) {
+    std::size_t end = text.find('\n', begin);
+    if (end == std::string::npos) end = text.size();
+    std::smatch m;
+    const std::string line = text.substr(begin, end - begin);
+    if (std::regex_search(line, m, marker)) lines[m[1]].insert(number);
+    begin = end + 1;
+  }
+  return lines;
+}
+
+struct Outcome {
+  ProcessResult process;
+  std::vector<JsonReport> reports;
+  std::map<std::string, std::set<unsigned>> markers;
+};
+
+// Further checks of whom the reports name, where the program makes that determinable.
+using PartyCheck = std::function<void(const Outcome&)>;
+
+struct PlantedCase {
+  std::string name;     // the test's name
+  std::string program;  // planted/<program>.cu
+  bool fixed = false;   // run the twin built with PLANTED_FIXED
+  std::vector<std::string> args;
+  std::map<std::string, std::string> env;  // SCANLAB_SIM_* settings
+  int exit_status = 0;
+  std::string kind;  // the kind of every report; empty: the program must run without any report
+  bool error = true;
+  PartyCheck check;
+  std::string stdout_contains;
+};
+
+void PrintTo(const PlantedCase& c, std::ostream* os) { *os << c.name; }
+
+PlantedCase bug(std::string name, std::string program, std::string kind, PartyCheck check = {}) {
+  PlantedCase c;
+  c.name = std::move(name);
+  c.program = std::move(program);
+  c.exit_status = kSimulatorFoundErrors;
+  c.kind = std::move(kind);
+  c.check = std::move(check);
+  return c;
+}
+
+PlantedCase clean(std::string name, std::string program, bool fixed) {
+  PlantedCase c;
+  c.name = std::move(name);
+  c.program = std::move(program);
+  c.fixed = fixed;
+  return c;
+}
+
+PlantedCase with_args(PlantedCase c, std::vector<std::string> args) {
+  c.args = std::move(args);
+  return c;
+}
+
+PlantedCase with_env(PlantedCase c, std::map<std::string, std::string> env) {
+  c.env = std::move(env);
+  return c;
+}
+
+// Errors that stop the kernel, as on a GPU: each run can make only one of them.
+bool stops_the_kernel(const std::string& kind) {
+  return kind == "barrier-divergence" || kind == "deadlock" || kind == "out-of-bounds" || kind == "warp-mask" ||
+         kind == "invalid-launch";
+}
+
+bool is_power_of_two(unsigned x) { return x != 0 && (x & (x - 1)) == 0; }
+
+unsigned distance(const ReportParty& a, const ReportParty& b) {
+  const unsigned x = (*a.thread)[0], y = (*b.thread)[0];
+  return x > y ? x - y : y - x;
+}
+
+// Both sides of every report are kernel threads of one block.
+void expect_two_threads_of_one_block(const JsonReport& r) {
+  ASSERT_EQ(r.parties.size(), 2u) << r.headline;
+  for (const ReportParty& p : r.parties) ASSERT_TRUE(p.block && p.thread) << r.headline;
+  EXPECT_EQ(*r.parties[0].block, *r.parties[1].block) << r.headline;
+}
+
+// Kogge-Stone and the warp scan: thread i reads the element of thread i - stride.
+void threads_a_stride_apart(const Outcome& o) {
+  for (const JsonReport& r : o.reports) {
+    expect_two_threads_of_one_block(r);
+    if (r.parties.size() == 2) {
+      EXPECT_TRUE(is_power_of_two(distance(r.parties[0], r.parties[1])))
+          << "threads " << (*r.parties[0].thread)[0] << " and " << (*r.parties[1].thread)[0];
+    }
+  }
+}
+
+void threads_of_one_warp_a_stride_apart(const Outcome& o) {
+  threads_a_stride_apart(o);
+  for (const JsonReport& r : o.reports)
+    if (r.parties.size() == 2 && r.parties[0].thread && r.parties[1].thread) {
+      EXPECT_EQ((*r.parties[0].thread)[0] / kWarpSize, (*r.parties[1].thread)[0] / kWarpSize);
+    }
+}
+
+// Thread i reads the element that thread (i + 1) mod blockDim.x wrote.
+void neighbouring_threads(const Outcome& o) {
+  constexpr unsigned kThreads = 128;  // global_race_in_block.cu
+  for (const JsonReport& r : o.reports) {
+    expect_two_threads_of_one_block(r);
+    if (r.parties.size() == 2) {
+      const unsigned d = distance(r.parties[0], r.parties[1]);
+      EXPECT_TRUE(d == 1 || d == kThreads - 1) << "threads " << d << " apart";
+    }
+  }
+}
+
+// flag_handoff.cu: thread 0 of block 0 writes, thread 0 of block 1 reads.
+void writer_and_reader_blocks(const Outcome& o) {
+  for (const JsonReport& r : o.reports) {
+    ASSERT_EQ(r.parties.size(), 2u);
+    std::set<unsigned> blocks;
+    for (const ReportParty& p : r.parties) {
+      ASSERT_TRUE(p.block && p.thread);
+      blocks.insert((*p.block)[0]);
+      EXPECT_EQ((*p.thread)[0], 0u);
+    }
+    EXPECT_EQ(blocks, (std::set<unsigned>{0, 1}));
+    EXPECT_EQ(r.parties[0].role, "write");
+  }
+}
+
+// barrier_in_branch.cu: threads 0-15 wait at the barrier in the branch (the first marked line),
+// threads 16-63 at the one after it (the second).
+void split_at_sixteen(const Outcome& o) {
+  const std::set<unsigned>& lines = o.markers.at("barrier-divergence");
+  ASSERT_EQ(lines.size(), 2u);
+  const unsigned in_branch = *lines.begin(), after_branch = *lines.rbegin();
+  for (const JsonReport& r : o.reports) {
+    for (const ReportParty& p : r.parties) {
+      ASSERT_TRUE(p.thread);
+      if (p.line == in_branch) {
+        EXPECT_LT((*p.thread)[0], 16u);
+      } else if (p.line == after_branch) {
+        EXPECT_GE((*p.thread)[0], 16u);
+      }
+    }
+  }
+  EXPECT_THAT(o.process.err, HasSubstr("threads (0,0,0)..(15,0,0) (16 threads) wait at"));
+  EXPECT_THAT(o.process.err, HasSubstr("threads (16,0,0)..(63,0,0) (48 threads) wait at"));
+}
+
+// early_return.cu: 300 elements in blocks of 128; only the last block has exited threads.
+void last_block_only(const Outcome& o) {
+  for (const JsonReport& r : o.reports) {
+    ASSERT_EQ(r.parties.size(), 1u);
+    ASSERT_TRUE(r.parties[0].block);
+    EXPECT_EQ((*r.parties[0].block)[0], 2u);
+  }
+}
+
+// ballot_outside_mask.cu: the mask names lanes 0-15, so the caller named is one of 16-31.
+void upper_half_warp(const Outcome& o) {
+  for (const JsonReport& r : o.reports) {
+    ASSERT_EQ(r.parties.size(), 1u);
+    ASSERT_TRUE(r.parties[0].thread);
+    EXPECT_GE((*r.parties[0].thread)[0] % kWarpSize, 16u);
+  }
+}
+
+// stream_scan.cu, 8 blocks started in reverse order two at a time: blocks 7 and 6 run, and
+// thread 0 of each spins on its predecessor's flag.
+void last_two_blocks_spinning(const Outcome& o) {
+  for (const JsonReport& r : o.reports) {
+    std::set<unsigned> blocks;
+    for (const ReportParty& p : r.parties) {
+      EXPECT_EQ(p.role, "spinning");
+      ASSERT_TRUE(p.block && p.thread);
+      blocks.insert((*p.block)[0]);
+      EXPECT_EQ((*p.thread)[0], 0u);
+    }
+    EXPECT_EQ(blocks, (std::set<unsigned>{6, 7}));
+  }
+  EXPECT_THAT(o.process.err, HasSubstr("blocks not yet started: (5,0,0)"));
+}
+
+PartyCheck thread_named(unsigned thread) {
+  return [thread](const Outcome& o) {
+    for (const JsonReport& r : o.reports) {
+      ASSERT_EQ(r.parties.size(), 1u);
+      ASSERT_TRUE(r.parties[0].thread);
+      EXPECT_EQ((*r.parties[0].thread)[0], thread);
+    }
+  };
+}
+
+// A launch is host code: the party is the launch's line, with no block or thread.
+void host_side_launch(const Outcome& o) {
+  for (const JsonReport& r : o.reports) {
+    ASSERT_EQ(r.parties.size(), 1u);
+    EXPECT_EQ(r.parties[0].role, "launch");
+    EXPECT_FALSE(r.parties[0].block);
+  }
+}
+
+std::vector<PlantedCase> planted_cases() {
+  std::vector<PlantedCase> cases;
+  for (const char* threads : {"32", "256", "1024"}) {
+    cases.push_back(with_args(bug(std::string("KoggeStoneMissingBarrier") + threads, "kogge_stone_inplace", "race",
+                                  threads_a_stride_apart),
+                              {threads}));
+    cases.push_back(with_args(clean(std::string("KoggeStoneFixed") + threads, "kogge_stone_inplace", true), {threads}));
+  }
+  cases.push_back(bug("BarrierInBranch", "barrier_in_branch", "barrier-divergence", split_at_sixteen));
+
+  PlantedCase early_return = clean("EarlyReturnBeforeBarrier", "early_return", false);
+  early_return.kind = "barrier-after-exit";
+  early_return.error = false;  // a warning: the program runs correctly and exits 0
+  early_return.check = last_block_only;
+  cases.push_back(early_return);
+
+  cases.push_back(bug("BallotCallerOutsideMask", "ballot_outside_mask", "warp-mask", upper_half_warp));
+  cases.push_back(clean("BallotFullMask", "ballot_outside_mask", true));
+  cases.push_back(bug("ShuffleMismatchedMasks", "shfl_mismatched_masks", "warp-mask"));
+  cases.push_back(bug("WarpVolatileScanWithoutSyncwarp", "warp_volatile_scan", "race",
+                      threads_of_one_warp_a_stride_apart));
+  cases.push_back(clean("WarpScanWithSyncwarp", "warp_volatile_scan", true));
+
+  // The blockIdx-ordered stream scan works when blocks happen to start in order ...
+  cases.push_back(clean("StreamScanBlockIdxForward", "stream_scan", false));
+  // ... and hangs when they do not and too few fit.
+  cases.push_back(with_env(bug("StreamScanBlockIdxReverse", "stream_scan", "deadlock", last_two_blocks_spinning),
+                           {{"SCANLAB_SIM_BLOCK_ORDER", "reverse"}, {"SCANLAB_SIM_RESIDENT_BLOCKS", "2"}}));
+  for (const char* order : {"forward", "reverse", "random"}) {
+    for (const char* resident : {"1", "2"}) {
+      std::string name = std::string("StreamScanDynamicIndex_") + order + "_" + resident + "Resident";
+      cases.push_back(with_env(clean(name, "stream_scan", true),
+                               {{"SCANLAB_SIM_BLOCK_ORDER", order}, {"SCANLAB_SIM_RESIDENT_BLOCKS", resident}}));
+    }
+  }
+
+  cases.push_back(bug("FlagHandoffWithoutFence", "flag_handoff", "race", writer_and_reader_blocks));
+  cases.push_back(clean("FlagHandoffWithFence", "flag_handoff", true));
+  cases.push_back(bug("GlobalRaceInBlock", "global_race_in_block", "race", neighbouring_threads));
+  cases.push_back(clean("GlobalExchangeAfterBarrier", "global_race_in_block", true));
+  cases.push_back(bug("OutOfBoundsGlobal", "out_of_bounds_global", "out-of-bounds", thread_named(100)));
+  cases.push_back(bug("OutOfBoundsShared", "out_of_bounds_shared", "out-of-bounds", thread_named(63)));
+
+  PlantedCase too_large = bug("BlockOf1025Threads", "block_too_large", "invalid-launch", host_side_launch);
+  too_large.stdout_contains = "launch status: cudaErrorInvalidConfiguration";
+  cases.push_back(too_large);
+
+  cases.push_back(with_env(clean("SharedAfterBarrier", "shared_after_barrier", false),
+                           {{"SCANLAB_SIM_BLOCK_ORDER", "random"}, {"SCANLAB_SIM_RESIDENT_BLOCKS", "2"}}));
+  return cases;
+}
+
+// The races and the fixed twins again under other seeds: the thread order changes, the
+// findings must not.
+std::vector<PlantedCase> reseeded(const std::vector<PlantedCase>& cases, const std::vector<std::string>& seeds) {
+  std::vector<PlantedCase> out;
+  for (const PlantedCase& c : cases) {
+    if (c.kind != "race" && !(c.kind.empty() && c.fixed)) continue;
+    for (const std::string& seed : seeds) {
+      PlantedCase s = c;
+      s.name += "_Seed" + seed;
+      s.env["SCANLAB_SIM_SEED"] = seed;
+      out.push_back(s);
+    }
+  }
+  return out;
+}
+
+class PlantedProgram : public ::testing::TestWithParam<PlantedCase> {};
+
+TEST_P(PlantedProgram, ReportsExactlyWhatWasPlanted) {
+  const PlantedCase& c = GetParam();
+  const std::string source = std::string(PLANTED_SOURCE_DIR) + "/" + c.program + ".cu";
+  const std::string program = std::string(PLANTED_PROGRAM_DIR) + "/" + c.program + (c.fixed ? ".fixed" : "");
+  TempDir dir;
+  std::map<std::string, std::string> env = c.env;
+  env["SCANLAB_SIM_REPORT_JSON"] = dir.path() + "/reports.jsonl";
+  std::vector<std::string> argv{program};
+  argv.insert(argv.end(), c.args.begin(), c.args.end());
+
+  Outcome o;
+  o.process = run_process(argv, env);
+  o.reports = parse_reports(read_file(env["SCANLAB_SIM_REPORT_JSON"]));
+  o.markers = expected_lines(source);
+  SCOPED_TRACE("stderr of " + base_name(program) + ":\n" + o.process.err);
+
+  ASSERT_EQ(o.process.signal, 0) << "the program was killed by signal " << o.process.signal;
+  EXPECT_EQ(o.process.exit_status, c.exit_status);
+  if (!c.stdout_contains.empty()) {
+    EXPECT_THAT(o.process.out, HasSubstr(c.stdout_contains));
+  }
+  if (c.kind.empty()) {
+    EXPECT_TRUE(o.reports.empty()) << o.reports.size() << " reports, the first: " << o.reports.front().headline;
+    EXPECT_THAT(o.process.err, Not(HasSubstr("scanlab-sim:")));
+    return;
+  }
+  ASSERT_FALSE(o.reports.empty()) << "expected a " << c.kind << " report";
+  ASSERT_TRUE(o.markers.count(c.kind)) << source << " marks no line with // expect: " << c.kind;
+  if (stops_the_kernel(c.kind)) {
+    EXPECT_EQ(o.reports.size(), 1u) << "the kernel stops at its first " << c.kind;
+  }
+  std::set<unsigned> named;
+  for (const JsonReport& r : o.reports) {
+    EXPECT_EQ(r.kind, c.kind) << r.headline;
+    EXPECT_EQ(r.error, c.error) << r.headline;
+    for (const ReportParty& p : r.parties) {
+      EXPECT_EQ(base_name(p.file), c.program + ".cu") << p.role << " in " << r.headline;
+      named.insert(p.line);
+    }
+  }
+  EXPECT_EQ(named, o.markers.at(c.kind)) << "lines named by the reports vs lines marked // expect: " << c.kind;
+  if (c.check) c.check(o);
+}
+
+std::string case_name(const ::testing::TestParamInfo<PlantedCase>& p) { return p.param.name; }
+
+INSTANTIATE_TEST_SUITE_P(Planted, PlantedProgram, ::testing::ValuesIn(planted_cases()), case_name);
+INSTANTIATE_TEST_SUITE_P(PlantedReseeded, PlantedProgram, ::testing::ValuesIn(reseeded(planted_cases(), {"2", "3"})),
+                         case_name);
+
+// simcc must refuse what it cannot build the way nvcc does: with the student's file and line.
+struct CompileErrorCase {
+  std::string source;   // compile_errors/<source>
+  std::string message;  // a part of the message that says what is wrong
+};
+
+void PrintTo(const CompileErrorCase& c, std::ostream* os) { *os << c.source; }
+
+class SimccCompileError : public ::testing::TestWithParam<CompileErrorCase> {};
+
+TEST_P(SimccCompileError, NamesTheStudentsFileAndLine) {
+  const CompileErrorCase& c = GetParam();
+  const std::string source = std::string(COMPILE_ERRORS_DIR) + "/" + c.source;
+  const std::set<unsigned> lines = expected_lines(source)["compile-error"];
+  ASSERT_EQ(lines.size(), 1u) << source << " must mark one line with // expect: compile-error";
+  TempDir dir;
+  const ProcessResult result = run_process({SIMCC, "-O1", "-c", source, "-o", dir.path() + "/out.o"}, {}, 120);
+  SCOPED_TRACE("stderr of simcc:\n" + result.err);
+  EXPECT_NE(result.exit_status, 0);
+  EXPECT_THAT(result.err, HasSubstr(c.source + ":" + std::to_string(*lines.begin()) + ":"));
+  EXPECT_THAT(result.err, HasSubstr(c.message));
+}
+
+std::string source_stem(const ::testing::TestParamInfo<CompileErrorCase>& p) {
+  return p.param.source.substr(0, p.param.source.find('.'));
+}
+
+INSTANTIATE_TEST_SUITE_P(Simcc, SimccCompileError,
+                         ::testing::Values(CompileErrorCase{"inline_asm.cu", "inline PTX (asm)"},
+                                           CompileErrorCase{"undeclared_name.cu", "launch_status"}),
+                         source_stem);
+
+}  // namespace
+}  // namespace scanlab::sim::testing

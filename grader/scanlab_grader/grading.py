@@ -172,6 +172,13 @@ def _run_sanitizers(opts: Options, lab: Lab, binary: Path, result: CheckResult, 
     return result
 
 
+def child_environment() -> dict[str, str]:
+    """The grader's environment minus what would change which tests run or how
+    gtest reports (GTEST_FILTER, sharding set by a surrounding ctest, ...)."""
+    dropped = ("TEST_PREMATURE_EXIT_FILE", "XML_OUTPUT_FILE", "TEST_SHARD_STATUS_FILE")
+    return {k: v for k, v in os.environ.items() if not k.startswith("GTEST_") and k not in dropped}
+
+
 def grade_lab(lab: Lab, opts: Options, tree: BuildTree | None, configure_error: list[str] | None) -> LabResult:
     lab_src = opts.submission / lab.dir
     binary = opts.test_binaries.get(lab.number)
@@ -196,7 +203,7 @@ def grade_lab(lab: Lab, opts: Options, tree: BuildTree | None, configure_error: 
     log_dir = (tree.dir if tree is not None else opts.build_root) / "grade-logs" / lab.dir
     if log_dir.exists():
         shutil.rmtree(log_dir, ignore_errors=True)
-    env = dict(os.environ)
+    env = child_environment()
     limits = opts.limits
     if lab.timeout_s:
         limits = dataclasses.replace(limits, test_timeout_s=lab.timeout_s)

@@ -57,7 +57,10 @@ class ProtocolTest(unittest.TestCase):
         cls.tmp.cleanup()
 
     def grade(self, behaviours, manifest=None, extra=(), fmt="json"):
-        env = dict(os.environ, SCANLAB_FAKE_LAB=",".join(behaviours))
+        # A GTEST_FILTER (or ctest's sharding) in the grader's environment must not
+        # reach the test program.
+        env = dict(os.environ, SCANLAB_FAKE_LAB=",".join(behaviours), GTEST_FILTER="NoSuch.Test",
+                   GTEST_TOTAL_SHARDS="3", GTEST_SHARD_INDEX="1")
         cmd = [sys.executable, str(GRADE), "--manifest", str(manifest or self.manifest),
                "--test-binary", f"99={FAKE_LAB}", "--submission", str(self.submission),
                "--build-root", str(Path(self.tmp.name) / "build"), "--format", fmt, *extra, "99"]

@@ -80,7 +80,8 @@ void* allocate_global(std::size_t bytes, Site site) {
   std::memset(regions.global_validity + offset + bytes, kRedZone, span - bytes);
   // Fresh device memory holds garbage on a GPU; make reads of it visibly wrong here too.
   std::memset(reinterpret_cast<void*>(begin), 0xCD, bytes);
-  allocations.erase(begin);
+  // Forget the freed buffers this one now covers, so lookups find the live one.
+  allocations.erase(allocations.lower_bound(begin), allocations.lower_bound(begin + span));
   allocations.emplace(begin, Allocation{begin, bytes, site, false});
   in_use += bytes;
   return reinterpret_cast<void*>(begin);

@@ -15,7 +15,10 @@
 namespace scanlab::sim::detail {
 namespace {
 
-constexpr std::size_t kGlobalGranule = 4;  // global memory is tracked per 4-byte word, with a byte mask
+// Memory is tracked per 4-byte word, with a byte mask per access: exact for the element types
+// kernels scan (4 and 8 bytes); for sub-word elements, two threads writing different bytes of one
+// word can hide a third thread's conflict with the first (a missed report, never a false one).
+constexpr std::size_t kGranule = 4;
 
 struct AccessRecord {
   std::uintptr_t pc;
@@ -157,8 +160,8 @@ void report_out_of_bounds(Thread* t, std::uintptr_t address, std::size_t bytes, 
 void ensure_shadow() {
   static std::once_flag once;
   std::call_once(once, [] {
-    global_shadow = reserve_cells(kGlobalBytes / kGlobalGranule);
-    shared_shadow = reserve_cells(kSharedBytes);
+    global_shadow = reserve_cells(kGlobalBytes / kGranule);
+    shared_shadow = reserve_cells(kSharedBytes / kGranule);
   });
 }
 
@@ -174,18 +177,17 @@ void check_access(Thread* t, std::uintptr_t address, std::size_t bytes, std::uin
   Block* b = t->block;
   AccessRecord c{pc, current_launch, b->linear, b->interval, b->clock, t->warp_clock[t->lane],
                  static_cast<std::uint16_t>(t->linear), flags, 1};
-  if (in_shared(address)) {
-    Cell* cells = shared_shadow + (address - regions.shared_begin);
-    for (std::size_t i = 0; i < bytes; ++i) check_cell<true>(cells[i], t, c, address + i);
-    return;
-  }
-  std::uintptr_t offset = address - regions.global_begin;
+  const bool shared = in_shared(address);
+  const std::uintptr_t begin = shared ? regions.shared_begin : regions.global_begin;
+  Cell* shadow = shared ? shared_shadow : global_shadow;
+  std::uintptr_t offset = address - begin;
   const std::uintptr_t end = offset + bytes;
   while (offset < end) {
-    const std::uintptr_t granule = offset / kGlobalGranule;
-    const std::uintptr_t granule_end = std::min<std::uintptr_t>((granule + 1) * kGlobalGranule, end);
-    c.mask = static_cast<std::uint8_t>(((1u << (granule_end - offset)) - 1) << (offset % kGlobalGranule));
-    check_cell<false>(global_shadow[granule], t, c, regions.global_begin + offset);
+    const std::uintptr_t granule = offset / kGranule;
+    const std::uintptr_t granule_end = std::min<std::uintptr_t>((granule + 1) * kGranule, end);
+    c.mask = static_cast<std::uint8_t>(((1u << (granule_end - offset)) - 1) << (offset % kGranule));
+    if (shared) check_cell<true>(shadow[granule], t, c, begin + offset);
+    else check_cell<false>(shadow[granule], t, c, begin + offset);
     offset = granule_end;
   }
 }
@@ -193,7 +195,7 @@ void check_access(Thread* t, std::uintptr_t address, std::size_t bytes, std::uin
 void release(Thread* t, std::uintptr_t address) {
   Block* b = t->block;
   if (!in_global(address)) return;
-  std::vector<std::uint32_t>& sync = b->launch->sync_objects[address & ~std::uintptr_t{kGlobalGranule - 1}];
+  std::vector<std::uint32_t>& sync = b->launch->sync_objects[address & ~std::uintptr_t{kGranule - 1}];
   if (sync.size() < std::max<std::size_t>(b->knows.size(), b->linear + 1))
     sync.resize(std::max<std::size_t>(b->knows.size(), b->linear + 1), 0);
   for (std::size_t i = 0; i < b->knows.size(); ++i) sync[i] = std::max(sync[i], b->knows[i]);
@@ -204,7 +206,7 @@ void acquire(Thread* t, std::uintptr_t address) {
   if (!in_global(address)) return;
   Block* b = t->block;
   auto& objects = b->launch->sync_objects;
-  auto it = objects.find(address & ~std::uintptr_t{kGlobalGranule - 1});
+  auto it = objects.find(address & ~std::uintptr_t{kGranule - 1});
   if (it == objects.end()) return;
   const std::vector<std::uint32_t>& sync = it->second;
   if (b->knows.size() < sync.size()) b->knows.resize(sync.size(), 0);

@@ -3,7 +3,8 @@
 // Within a block, two accesses to the same byte by different threads, at least one a write and
 // not both atomic, are a hazard unless a barrier lies between them (they are in different
 // barrier intervals) or a __syncwarp orders them (same warp). This is exact at any block size:
-// each byte remembers its last write and up to two readers of the current interval.
+// each 4-byte word remembers its last write and up to two readers of the current interval,
+// with the bytes each touched.
 //
 // Between blocks (global memory only), accesses are ordered only through a flag hand-off: a
 // block that stores a flag (atomic or volatile) after a __threadfence() publishes what it wrote

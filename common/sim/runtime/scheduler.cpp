@@ -262,11 +262,13 @@ void report_invalid_launch(const LaunchRequest& r, const std::string& why, cudaE
   set_pending_error(error);
 }
 
+// CUDA 13 answers every configuration the device cannot run with cudaErrorInvalidValue
+// (older toolkits said cudaErrorInvalidConfiguration for some); the simulator answers the same.
 bool valid_configuration(const LaunchRequest& r) {
   const dim3 b = r.block, g = r.grid;
   const unsigned long long threads = 1ull * b.x * b.y * b.z;
   if (threads == 0 || g.x == 0 || g.y == 0 || g.z == 0) {
-    report_invalid_launch(r, "a grid or block dimension is 0", cudaErrorInvalidConfiguration);
+    report_invalid_launch(r, "a grid or block dimension is 0", cudaErrorInvalidValue);
     return false;
   }
   if (threads > kMaxThreadsPerBlock || b.x > 1024 || b.y > 1024 || b.z > 64) {
@@ -274,12 +276,12 @@ bool valid_configuration(const LaunchRequest& r) {
                           "a block of " + std::to_string(threads) + " threads (" + std::to_string(b.x) + "x" +
                               std::to_string(b.y) + "x" + std::to_string(b.z) +
                               "); a block may have at most 1024 threads, and at most 1024x1024x64 per dimension",
-                          cudaErrorInvalidConfiguration);
+                          cudaErrorInvalidValue);
     return false;
   }
   if (g.y > 65535 || g.z > 65535 || 1ull * g.x * g.y * g.z > (1ull << 24)) {
     report_invalid_launch(r, "the grid has more blocks than the simulator runs (2^24) or y/z over 65535",
-                          cudaErrorInvalidConfiguration);
+                          cudaErrorInvalidValue);
     return false;
   }
   if (r.dynamic_shared_bytes > max_dynamic_shared) {

@@ -280,7 +280,7 @@ std::vector<PlantedCase> planted_cases() {
   cases.push_back(bug("OutOfBoundsShared", "out_of_bounds_shared", "out-of-bounds", thread_named(63)));
 
   PlantedCase too_large = bug("BlockOf1025Threads", "block_too_large", "invalid-launch", host_side_launch);
-  too_large.stdout_contains = "launch status: cudaErrorInvalidConfiguration";
+  too_large.stdout_contains = "launch status: cudaErrorInvalidValue";
   cases.push_back(too_large);
 
   cases.push_back(with_env(clean("SharedAfterBarrier", "shared_after_barrier", false),

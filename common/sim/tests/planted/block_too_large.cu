@@ -1,5 +1,5 @@
 // A block of 1025 threads: one more than any CUDA device allows. The launch fails before the
-// kernel runs, and cudaGetLastError() says why (CUDA 13.0 on an H100 says
+// kernel runs, and cudaGetLastError() says why (CUDA 13.0 on an H100 and the simulator say
 // cudaErrorInvalidValue; older toolkits say cudaErrorInvalidConfiguration).
 #include "planted.cuh"
 

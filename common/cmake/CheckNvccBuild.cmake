@@ -1,0 +1,29 @@
+# Compiles and links every target of the cuda backend with nvcc, for the reference solutions
+# and for the skeletons, without running anything (no GPU is needed). Run by ctest:
+#   cmake -DSOURCE_DIR=<repo> -DBUILD_ROOT=<dir> -DJOBS=<n> -P CheckNvccBuild.cmake
+find_program(NVCC nvcc HINTS /usr/local/cuda/bin)
+if(NOT NVCC)
+  message(FATAL_ERROR "nvcc was not found: the GPU build cannot be checked on this machine")
+endif()
+
+foreach(submission solutions labs)
+  set(tree "${BUILD_ROOT}/nvcc-${submission}")
+  execute_process(
+    COMMAND "${CMAKE_COMMAND}" -S "${SOURCE_DIR}" -B "${tree}" -DSCANLAB_BACKEND=cuda
+            "-DSCANLAB_SUBMISSION_DIR=${SOURCE_DIR}/${submission}" "-DCMAKE_CUDA_COMPILER=${NVCC}"
+            -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_BUILD_TYPE=Release
+    RESULT_VARIABLE status)
+  if(NOT status EQUAL 0)
+    message(FATAL_ERROR "configuring the cuda backend for ${submission}/ failed")
+  endif()
+  # The skeletons only need their lab suites to build; the rest is the same source as above.
+  if(submission STREQUAL "labs")
+    set(targets --target lab01_tests lab02_tests lab03_tests)
+  else()
+    set(targets)
+  endif()
+  execute_process(COMMAND "${CMAKE_COMMAND}" --build "${tree}" --parallel ${JOBS} ${targets} RESULT_VARIABLE status)
+  if(NOT status EQUAL 0)
+    message(FATAL_ERROR "nvcc could not build ${submission}/ for the cuda backend")
+  endif()
+endforeach()

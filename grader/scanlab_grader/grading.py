@@ -190,10 +190,11 @@ def grade_lab(lab: Lab, opts: Options, tree: BuildTree | None, configure_error: 
             return _lab_failure(lab, opts.backend, "build", "the build could not be configured: "
                                 + (configure_error[0] if configure_error else ""), configure_error)
         assert tree is not None
-        if lab.target not in tree.targets():
-            return _lab_failure(lab, opts.backend, "build",
-                                f"the build defines no target {lab.target} (grader/labs CMake or manifest error)", [])
         built = tree.build(lab.target)
+        if not built.ok and lab.target not in tree.targets():
+            return _lab_failure(lab, opts.backend, "build",
+                                f"the build defines no target {lab.target} (grader/labs CMake or manifest error)",
+                                first_errors(built.output, opts.submission, opts.repo))
         if not built.ok:
             errors = first_errors(built.output, opts.submission, opts.repo)
             return _lab_failure(lab, opts.backend, "compile", "compile error: " + errors[0], errors)

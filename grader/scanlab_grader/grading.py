@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -172,6 +173,30 @@ def _run_sanitizers(opts: Options, lab: Lab, binary: Path, result: CheckResult, 
     return result
 
 
+# Names lab code has no business with: the grader's channel, its signing, the
+# simulator's instrumentation hooks, process-level escapes and gtest's internals.
+_SUSPICIOUS = re.compile(r"\b(SCANLAB_GRADER_\w*|HMAC\w*|EVP_\w+|__tsan_\w+|syscall|fork|execv\w*|dlsym|"
+                         r"testing::\w+|/proc/self\w*|_exit|quick_exit)\b")
+_SOURCE_SUFFIXES = {".cu", ".cuh", ".h", ".hpp", ".hh", ".cpp", ".cc", ".inl"}
+
+
+def screen_sources(lab_src: Path) -> list[str]:
+    """Notes (not failures) for an instructor: lab code that names grader or
+    simulator internals, as a cheat would have to."""
+    found: dict[str, str] = {}
+    for path in sorted(lab_src.rglob("*")) if lab_src.is_dir() else []:
+        if path.suffix not in _SOURCE_SUFFIXES or not path.is_file():
+            continue
+        try:
+            lines = path.read_text(errors="replace").splitlines()
+        except OSError:
+            continue
+        for number, line in enumerate(lines, 1):
+            for m in _SUSPICIOUS.finditer(line):
+                found.setdefault(m.group(1), f"{path.relative_to(lab_src.parent)}:{number}")
+    return [f"lab code names '{name}' ({where}); an instructor should review it" for name, where in found.items()]
+
+
 def child_environment() -> dict[str, str]:
     """The grader's environment minus what would change which tests run or how
     gtest reports (GTEST_FILTER, sharding set by a surrounding ctest, ...)."""
@@ -233,7 +258,7 @@ def grade_lab(lab: Lab, opts: Options, tree: BuildTree | None, configure_error: 
                 and check.category in SANITIZERS):
             result = _run_sanitizers(opts, lab, binary, result, log_dir, env)
         results.append(result)
-    lab_result = LabResult(lab, results, error=suite.error, notes=list(suite.notes))
+    lab_result = LabResult(lab, results, error=suite.error, notes=list(suite.notes) + screen_sources(lab_src))
     if suite.error:
         for r in lab_result.checks:
             if r.status == "pass":

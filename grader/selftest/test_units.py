@@ -240,6 +240,23 @@ class FailureSummaryTest(unittest.TestCase):
         self.assertEqual(_summary([{"message": "plain"}]), "plain")
 
 
+class SourceScreenTest(unittest.TestCase):
+    def test_flags_grader_internals(self):
+        from scanlab_grader.grading import screen_sources
+        with tempfile.TemporaryDirectory() as d:
+            lab = Path(d) / "02-kogge-stone"
+            lab.mkdir()
+            (lab / "kogge_stone.cu").write_text("// scan\nextern \"C\" void __tsan_write4(void*) {}\n"
+                                               "unsigned char* HMAC(...);\nint ok = 1;\n")
+            (lab / "notes.txt").write_text("HMAC in prose is fine\n")
+            notes = screen_sources(lab)
+            self.assertEqual(len(notes), 2, notes)
+            self.assertIn("'__tsan_write4' (02-kogge-stone/kogge_stone.cu:2)", notes[0])
+            self.assertIn("'HMAC'", notes[1])
+            (lab / "kogge_stone.cu").write_text("__global__ void k() { __syncthreads(); }\n")
+            self.assertEqual(screen_sources(lab), [])
+
+
 class CompilerErrorsTest(unittest.TestCase):
     def test_student_file_first(self):
         sub = Path("/tmp/sub")

@@ -212,7 +212,9 @@ def render_gradescope(report: Report) -> str:
     doc = {
         "score": _num(report.points),
         "execution_time": round(report.seconds),
-        "output": f"scanlab grader, backend {report.backend}: {_pts(report.points, report.max_points)} points",
+        "output": "\n".join([f"scanlab grader, backend {report.backend}: "
+                              f"{_pts(report.points, report.max_points)} points"]
+                             + [f"lab {l.lab.number}: {n}" for l in report.labs for n in l.notes]),
         "stdout_visibility": "visible",
         "tests": tests,
     }

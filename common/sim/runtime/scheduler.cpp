@@ -33,7 +33,7 @@ namespace {
 // Rounds in which no resident thread did anything but spin before a deadlock is declared.
 // Large enough for bounded spin loops with a retry counter to give up on their own.
 constexpr unsigned kDeadlockRounds = 20000;
-constexpr std::size_t kStackBytes = 256 * 1024;
+constexpr std::size_t kStackBytes = 64 * 1024;  // small stacks keep the fibers of a block TLB-friendly
 constexpr std::size_t kGuardBytes = 4096;
 
 // Fiber stacks, reused from launch to launch; a guard page turns an overflow into a crash.
@@ -63,14 +63,14 @@ class StackPool {
 
  private:
   static constexpr std::size_t kColours = 13;
-  static constexpr std::size_t kColourStride = 4096 + 64;  // a new page and a new cache line each
+  static constexpr std::size_t kColourStride = 1024 + 64;  // at most 13 KiB of each stack
   std::vector<boost::context::stack_context> free_;
   std::size_t created_ = 0;
 };
 
 StackPool& stacks() {
-  static StackPool pool;
-  return pool;
+  static StackPool* pool = new StackPool;  // never destroyed: parked fibers outlive static destructors
+  return *pool;
 }
 
 struct PooledStack {
@@ -90,12 +90,18 @@ void thread_exit(Thread* t) {
   check_exiting_lane(t);
 }
 
+// A CUDA thread's fiber outlives its thread: when the kernel returns it parks, and the next
+// block that takes this slot hands it new coordinates. Creating a fiber per CUDA thread would
+// cost more than everything else a short kernel does.
 void start_thread(Thread* t) {
   t->fiber = boost::context::fiber(std::allocator_arg, PooledStack{}, [t](boost::context::fiber&& scheduler) {
     t->scheduler = std::move(scheduler);
-    const Launch& launch = *t->block->launch;
-    launch.thread_entry(launch.kernel_call);
-    thread_exit(t);
+    for (;;) {
+      const Launch& launch = *t->block->launch;
+      launch.thread_entry(launch.kernel_call);
+      thread_exit(t);
+      suspend(t);  // parked until the next block in this slot runs it again
+    }
     return std::move(t->scheduler);
   });
 }
@@ -117,7 +123,7 @@ void start_block(Block& b, Launch& launch, unsigned linear, unsigned slot) {
   b.slot = slot;
   b.finished = false;
   if (b.thread_count != launch.threads_per_block || !b.threads) {
-    b.threads = std::make_unique<Thread[]>(launch.threads_per_block);
+    b.threads = std::make_unique<Thread[]>(launch.threads_per_block);  // parked fibers unwind
     b.thread_count = launch.threads_per_block;
   }
   b.live = b.thread_count;
@@ -163,12 +169,12 @@ void start_block(Block& b, Launch& launch, unsigned linear, unsigned slot) {
     t->warp_clock.fill(0);
     t->warp_clock[t->lane] = 1;
     t->last_yield_pc = 0;
-    start_thread(t);
+    if (!t->fiber) start_thread(t);
     b.runnable.push_back(t);
   }
 }
 
-// Drops the fibers of a block; those still suspended are unwound.
+// Drops the fibers of a block that was stopped; they are unwound.
 void discard_threads(Block& b) {
   for (unsigned i = 0; i < b.thread_count; ++i) b.threads[i].fiber = boost::context::fiber{};
 }
@@ -364,7 +370,8 @@ void launch(const LaunchRequest& request) {
   std::vector<unsigned> order = dispatch_order(launch.block_count, s, random);
   const unsigned slots = std::min(s.resident_blocks, launch.block_count);
 
-  static std::vector<std::unique_ptr<Block>> pool;
+  // Never destroyed, like the stacks: its parked fibers need no unwinding at exit.
+  static auto& pool = *new std::vector<std::unique_ptr<Block>>();
   if (pool.size() < kMaxResidentBlocks) pool.resize(kMaxResidentBlocks);
   std::vector<Block*> resident;
   std::vector<unsigned> free_slots(slots);
@@ -389,7 +396,6 @@ void launch(const LaunchRequest& request) {
     if (launch.aborted) break;
     for (std::size_t i = 0; i < resident.size();) {
       if (resident[i]->finished) {
-        discard_threads(*resident[i]);
         free_slots.push_back(resident[i]->slot);
         resident.erase(resident.begin() + static_cast<std::ptrdiff_t>(i));
         launch.progress = true;
@@ -402,8 +408,7 @@ void launch(const LaunchRequest& request) {
       report_deadlock(launch, resident, std::vector<unsigned>(order.begin() + static_cast<std::ptrdiff_t>(next), order.end()));
     }
   }
-  for (Block* b : resident) discard_threads(*b);
-  for (Block* b : resident) b->launch = nullptr;
+  for (Block* b : resident) discard_threads(*b);  // only a stopped launch leaves blocks behind
   if (launch.error != cudaSuccess) set_pending_error(launch.error);
 }
 

@@ -106,6 +106,20 @@ void start_thread(Thread* t) {
   });
 }
 
+// A suspended fiber is a pointer to the registers saved on its stack. Fetching them (and the
+// Thread) before their turn hides most of a context switch's cache misses: a round visits
+// every thread of a block, and each thread's stack was last touched a whole round ago.
+void prefetch(const Thread* t) {
+  static_assert(sizeof(boost::context::fiber) == sizeof(void*), "boost::context::fiber holds one context pointer");
+  const char* context;
+  std::memcpy(&context, &t->fiber, sizeof context);
+  __builtin_prefetch(t);
+  if (context) {
+    __builtin_prefetch(context);
+    __builtin_prefetch(context + 64);
+  }
+}
+
 void run(Thread* t) {
   current_thread = t;
   current_coordinates = &t->coords;
@@ -190,7 +204,10 @@ void step(Block& b, Random& random) {
       b.round.swap(b.runnable);
       b.runnable.clear();
       for (std::size_t i = b.round.size(); i > 1; --i) std::swap(b.round[i - 1], b.round[random.below(i)]);
-      for (Thread* t : b.round) {
+      constexpr std::size_t kPrefetchDistance = 2;
+      for (std::size_t k = 0; k < b.round.size(); ++k) {
+        if (k + kPrefetchDistance < b.round.size()) prefetch(b.round[k + kPrefetchDistance]);
+        Thread* t = b.round[k];
         run(t);
         if (launch.aborted) return;
         if (!t->exited && t->waiting == Waiting::no) b.runnable.push_back(t);  // it yielded

@@ -58,7 +58,7 @@ def main() -> int:
     for lab in doc["labs"]:
         for c in lab["checks"]:
             mark = {"pass": "PASS", "fail": "FAIL", "skip": "SKIP"}[c["status"]]
-            print(f"  {lab['number']} {c['id']:<32} {mark} {c['reason']}")
+            print(f"  {lab['number']} {c['id']:<38} {mark} {c['reason']}")
         failed = [c for c in lab["checks"] if c["status"] == "fail"]
         if args.which == "solutions":
             for c in failed:

@@ -52,9 +52,9 @@ public:
     ::testing::AssertionResult call(AnyOp op) const {
         return run_.call([&] {
             if (conversion_ == Conversion::inclusive_to_exclusive) {
-                inclusive_to_exclusive(static_cast<const T*>(source_.data()), run_.out(), run_.size(), op);
+                inclusive_to_exclusive(source_.data(), run_.out(), run_.size(), op);
             } else {
-                exclusive_to_inclusive(run_.in(), static_cast<const T*>(source_.data()), run_.out(), run_.size(), op);
+                exclusive_to_inclusive(run_.in(), source_.data(), run_.out(), run_.size(), op);
             }
         });
     }
@@ -71,8 +71,6 @@ public:
         if (!result) result << " (the conversion modified the scan it was given)";
         return result;
     }
-
-    std::size_t size() const { return run_.size(); }
 
 private:
     ScanKind source_kind() const {

@@ -65,7 +65,6 @@ public:
     T* out() const { return out_.data(); }
     std::size_t size() const { return input_.size(); }
     const std::vector<T>& input() const { return input_; }
-    Space space() const { return space_; }
 
     template <class Work>
     ::testing::AssertionResult call(Work&& work) const {

@@ -107,7 +107,6 @@ public:
     }
 
     T* data() const { return reinterpret_cast<T*>(bytes_.elements()); }
-    std::size_t size() const { return n_; }
 
     std::vector<T> read() const {
         std::vector<T> values(n_);

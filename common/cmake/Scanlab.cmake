@@ -41,14 +41,20 @@ function(_scanlab_rewrite source out_var)
   set(${out_var} "${out}" PARENT_SCOPE)
 endfunction()
 
-# -fno-tree-sink keeps each store on its own source line (GCC would sink the stores of both arms
-# of an `if` into one instruction and reports would name the wrong line).
 # Flags that route every load and store of lab code to the simulator (see
 # common/sim/runtime/instrumentation_hooks.cpp): ThreadSanitizer's instrumentation, with
-# scanlab's runtime in place of libtsan.
-set(SCANLAB_SIM_INSTRUMENT_FLAGS
-    -fsanitize=thread --param=tsan-distinguish-volatile=1 --param=tsan-instrument-func-entry-exit=0
-    -fno-tree-sink -g -O1 -fno-omit-frame-pointer)
+# scanlab's runtime in place of libtsan. -fno-tree-sink keeps each store on its own source
+# line (GCC would sink the stores of both arms of an `if` into one instruction, and reports
+# would name the wrong line).
+if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+  set(SCANLAB_SIM_INSTRUMENT_FLAGS
+      -fsanitize=thread "SHELL:-mllvm -tsan-distinguish-volatile=1" "SHELL:-mllvm -tsan-instrument-func-entry-exit=0"
+      -g -O1 -fno-omit-frame-pointer)
+else()
+  set(SCANLAB_SIM_INSTRUMENT_FLAGS
+      -fsanitize=thread --param=tsan-distinguish-volatile=1 --param=tsan-instrument-func-entry-exit=0
+      -fno-tree-sink -g -O1 -fno-omit-frame-pointer)
+endif()
 
 function(scanlab_add_cuda_sources target)
   foreach(source IN LISTS ARGN)

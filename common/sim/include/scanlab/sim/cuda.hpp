@@ -323,18 +323,24 @@ inline unsigned long long __brevll(unsigned long long x) {
 template <class T>
 T __ldg(const T* p) { return *p; }
 
-// Device-side min/max for arithmetic types, as CUDA's math headers provide them (mixed
-// signedness promotes the way the built-in operators do).
-template <class A, class B, class = std::enable_if_t<std::is_arithmetic_v<A> && std::is_arithmetic_v<B>>>
-constexpr std::common_type_t<A, B> min(A a, B b) {
-  using C = std::common_type_t<A, B>;
-  return static_cast<C>(b) < static_cast<C>(a) ? static_cast<C>(b) : static_cast<C>(a);
-}
-template <class A, class B, class = std::enable_if_t<std::is_arithmetic_v<A> && std::is_arithmetic_v<B>>>
-constexpr std::common_type_t<A, B> max(A a, B b) {
-  using C = std::common_type_t<A, B>;
-  return static_cast<C>(a) < static_cast<C>(b) ? static_cast<C>(b) : static_cast<C>(a);
-}
+// Device-side min/max, as CUDA's math headers declare them: plain overloads, so they win over
+// std::min/std::max in code that says `using namespace std;`.
+#define SCANLAB_SIM_MIN_MAX(A, B, R)                                                  \
+  inline R min(A a, B b) { return static_cast<R>(b) < static_cast<R>(a) ? static_cast<R>(b) : static_cast<R>(a); } \
+  inline R max(A a, B b) { return static_cast<R>(a) < static_cast<R>(b) ? static_cast<R>(b) : static_cast<R>(a); }
+SCANLAB_SIM_MIN_MAX(int, int, int)
+SCANLAB_SIM_MIN_MAX(unsigned, unsigned, unsigned)
+SCANLAB_SIM_MIN_MAX(int, unsigned, unsigned)
+SCANLAB_SIM_MIN_MAX(unsigned, int, unsigned)
+SCANLAB_SIM_MIN_MAX(long, long, long)
+SCANLAB_SIM_MIN_MAX(unsigned long, unsigned long, unsigned long)
+SCANLAB_SIM_MIN_MAX(long long, long long, long long)
+SCANLAB_SIM_MIN_MAX(unsigned long long, unsigned long long, unsigned long long)
+SCANLAB_SIM_MIN_MAX(float, float, float)
+SCANLAB_SIM_MIN_MAX(double, double, double)
+SCANLAB_SIM_MIN_MAX(float, double, double)
+SCANLAB_SIM_MIN_MAX(double, float, double)
+#undef SCANLAB_SIM_MIN_MAX
 
 // ---- Atomics (runtime/atomics.cpp) ----------------------------------------------------------
 // Out of line on purpose: the simulator's own code is not instrumented, and the return address

@@ -1,8 +1,8 @@
 # Building lab code for either backend from the same .cu files.
 #
-#   scanlab_add_cuda_sources(<target> <file.cu>...)
-#   scanlab_add_lab_tests(<NN> LAB_DIR <NN-name> LAB_SOURCE <file.cu>
-#                         INSTANTIATIONS <inst.cu> TESTS <test.cpp>...)
+#   scanlab_add_cuda_sources(<target> <file.cu>...)   nvcc, or rewritten for the simulator
+#   scanlab_sim_rewrite(<file.cu> <out_var>)            the rewritten C++ of a .cu (sim backend)
+#   scanlab_sim_rewritten_path(<file.cu> <out_var>)     where that rewritten file goes
 
 if(SCANLAB_BACKEND STREQUAL "cuda")
   enable_language(CUDA)
@@ -19,7 +19,7 @@ endif()
 find_package(Python3 REQUIRED COMPONENTS Interpreter)
 set(SCANLAB_REWRITER "${CMAKE_CURRENT_LIST_DIR}/../sim/tools/cu_rewrite.py")
 
-function(_scanlab_rewritten_path source out_var)
+function(scanlab_sim_rewritten_path source out_var)
   get_filename_component(abs "${source}" ABSOLUTE)
   string(MD5 tag "${abs}")
   string(SUBSTRING "${tag}" 0 8 tag)
@@ -28,10 +28,10 @@ function(_scanlab_rewritten_path source out_var)
 endfunction()
 
 # The rewritten C++ for a .cu: same lines, launches and __shared__ turned into simulator calls.
-function(_scanlab_rewrite source out_var)
+function(scanlab_sim_rewrite source out_var)
   get_filename_component(abs "${source}" ABSOLUTE)
   get_filename_component(name "${abs}" NAME)
-  _scanlab_rewritten_path("${abs}" out)
+  scanlab_sim_rewritten_path("${abs}" out)
   add_custom_command(
     OUTPUT "${out}"
     COMMAND Python3::Interpreter "${SCANLAB_REWRITER}" "${abs}" -o "${out}"
@@ -41,19 +41,39 @@ function(_scanlab_rewrite source out_var)
   set(${out_var} "${out}" PARENT_SCOPE)
 endfunction()
 
-# Flags that route every load and store of lab code to the simulator (see
-# common/sim/runtime/instrumentation_hooks.cpp): ThreadSanitizer's instrumentation, with
-# scanlab's runtime in place of libtsan. -fno-tree-sink keeps each store on its own source
-# line (GCC would sink the stores of both arms of an `if` into one instruction, and reports
-# would name the wrong line).
+# How lab code is compiled for the simulator: one definition, common/sim/lab_code_flags.json,
+# which common/bin/simcc reads too.
+set(SCANLAB_SIM_FLAGS_FILE "${CMAKE_CURRENT_LIST_DIR}/../sim/lab_code_flags.json")
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${SCANLAB_SIM_FLAGS_FILE}")
+file(READ "${SCANLAB_SIM_FLAGS_FILE}" _scanlab_sim_flags_json)
+
+# The strings of a JSON array; a string with a space (an option and its value) stays one flag.
+function(_scanlab_json_flags out_var)
+  string(JSON count LENGTH "${_scanlab_sim_flags_json}" ${ARGN})
+  set(flags)
+  if(count GREATER 0)
+    math(EXPR last "${count} - 1")
+    foreach(i RANGE ${last})
+      string(JSON flag GET "${_scanlab_sim_flags_json}" ${ARGN} ${i})
+      if(flag MATCHES " ")
+        set(flag "SHELL:${flag}")
+      endif()
+      list(APPEND flags "${flag}")
+    endforeach()
+  endif()
+  set(${out_var} "${flags}" PARENT_SCOPE)
+endfunction()
+
 if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
-  set(SCANLAB_SIM_INSTRUMENT_FLAGS
-      -fsanitize=thread "SHELL:-mllvm -tsan-distinguish-volatile=1" "SHELL:-mllvm -tsan-instrument-func-entry-exit=0"
-      -g -O1 -fno-omit-frame-pointer)
+  _scanlab_json_flags(SCANLAB_SIM_INSTRUMENT_FLAGS lab_code Clang)
 else()
-  set(SCANLAB_SIM_INSTRUMENT_FLAGS
-      -fsanitize=thread --param=tsan-distinguish-volatile=1 --param=tsan-instrument-func-entry-exit=0
-      -fno-tree-sink -g -O1 -fno-omit-frame-pointer)
+  _scanlab_json_flags(SCANLAB_SIM_INSTRUMENT_FLAGS lab_code GNU)
+endif()
+_scanlab_json_flags(SCANLAB_SIM_RUNTIME_FLAGS runtime)
+_scanlab_json_flags(SCANLAB_SIM_DEFINITIONS definitions)
+string(JSON SCANLAB_SIM_CXX_STANDARD GET "${_scanlab_sim_flags_json}" standard)
+if(NOT SCANLAB_SIM_CXX_STANDARD STREQUAL "c++${CMAKE_CXX_STANDARD}")
+  message(FATAL_ERROR "${SCANLAB_SIM_FLAGS_FILE} says ${SCANLAB_SIM_CXX_STANDARD}, the build c++${CMAKE_CXX_STANDARD}")
 endif()
 
 function(scanlab_add_cuda_sources target)
@@ -62,7 +82,7 @@ function(scanlab_add_cuda_sources target)
       target_sources(${target} PRIVATE "${source}")
       set_source_files_properties("${source}" TARGET_DIRECTORY ${target} PROPERTIES LANGUAGE CUDA)
     else()
-      _scanlab_rewrite("${source}" rewritten)
+      scanlab_sim_rewrite("${source}" rewritten)
       target_sources(${target} PRIVATE "${rewritten}")
       set_source_files_properties("${rewritten}" TARGET_DIRECTORY ${target}
         PROPERTIES COMPILE_OPTIONS "${SCANLAB_SIM_INSTRUMENT_FLAGS}" GENERATED TRUE)
@@ -76,30 +96,4 @@ function(scanlab_add_cuda_sources target)
   else()
     target_link_libraries(${target} PRIVATE scanlab_common scanlab_sim)
   endif()
-endfunction()
-
-function(scanlab_add_lab_tests number)
-  cmake_parse_arguments(ARG "" "LAB_DIR;LAB_SOURCE;INSTANTIATIONS" "TESTS" ${ARGN})
-  set(target "lab${number}_tests")
-  set(lab_file "${SCANLAB_SUBMISSION_DIR}/${ARG_LAB_DIR}/${ARG_LAB_SOURCE}")
-  add_executable(${target} ${ARG_TESTS})
-  if(SCANLAB_BACKEND STREQUAL "cuda")
-    set(included "${lab_file}")
-  else()
-    # The instantiation file #includes the rewritten lab file: generate it as part of the
-    # target, and rebuild the instantiations whenever it changes.
-    _scanlab_rewrite("${lab_file}" included)
-    target_sources(${target} PRIVATE "${included}")
-    set_source_files_properties("${included}" TARGET_DIRECTORY ${target} PROPERTIES HEADER_FILE_ONLY TRUE GENERATED TRUE)
-    _scanlab_rewritten_path("${ARG_INSTANTIATIONS}" rewritten_instantiations)
-    set_source_files_properties("${rewritten_instantiations}" TARGET_DIRECTORY ${target}
-      PROPERTIES OBJECT_DEPENDS "${included}")
-  endif()
-  scanlab_add_cuda_sources(${target} "${ARG_INSTANTIATIONS}")
-  target_compile_definitions(${target} PRIVATE "SCANLAB_LAB_SOURCE=\"${included}\"")
-  target_include_directories(${target} PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}" "${CMAKE_CURRENT_SOURCE_DIR}/common"
-                                               "${SCANLAB_SUBMISSION_DIR}/${ARG_LAB_DIR}")
-  target_link_libraries(${target} PRIVATE scanlab_grader_harness GTest::gtest)
-  add_test(NAME ${target} COMMAND ${target})
-  set_tests_properties(${target} PROPERTIES LABELS grader)
 endfunction()

@@ -46,7 +46,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--cmake-define", action="append", default=[], metavar="VAR=VALUE",
                    help="extra -D for the CMake configure step (repeatable)")
     p.add_argument("--sanitizer-command", default="compute-sanitizer", help=argparse.SUPPRESS)
-    p.add_argument("--manifest", default=str(REPO / "grader" / "points.toml"), help=argparse.SUPPRESS)
+    p.add_argument("--labs-dir", default=str(REPO / "grader" / "labs"), help=argparse.SUPPRESS)
     p.add_argument("--test-binary", action="append", default=[], metavar="NN=PATH", help=argparse.SUPPRESS)
     p.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     return p
@@ -63,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     started = time.monotonic()
     try:
-        labs_all = manifest_mod.load(Path(args.manifest))
+        labs_all = manifest_mod.discover(Path(args.labs_dir))
         labs = manifest_mod.resolve(labs_all, args.labs)
     except manifest_mod.ManifestError as e:
         print(f"grade: {e}", file=sys.stderr)

@@ -1,4 +1,6 @@
-"""Reading and checking grader/points.toml (format: grader/README.md)."""
+"""The labs, found by their folders: each grader/labs/NN-name/ holds a lab.toml with the
+lab's checks, their points and its known-bad kernels (format: grader/README.md). Nothing
+else lists the labs."""
 
 from __future__ import annotations
 
@@ -15,6 +17,12 @@ CATEGORIES = (
     "forward-progress",
     "performance",
 )
+MANIFEST_NAME = "lab.toml"
+LAB_DIR = re.compile(r"(?P<number>\d\d)-[a-z0-9][a-z0-9-]*")
+
+_LAB_KEYS = {"title", "summary", "timeout_s", "check", "mutant"}
+_CHECK_KEYS = {"id", "title", "needs", "category", "tests", "points"}
+_MUTANT_KEYS = {"name", "description", "file", "at", "find", "replace", "rejected_by"}
 
 
 class ManifestError(Exception):
@@ -28,6 +36,21 @@ class Check:
     category: str
     tests: str
     points: float
+    needs: str = ""  # what the check asks of a submission, in the words of the lab's README
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """A known-bad variant of the reference solution: the line tagged `//@ at` in
+    solutions/NN-name/<file>, with `find` replaced by `replace` (the whole line when there is no
+    `find`; an empty replacement deletes it). Every check in `rejected_by` must fail it."""
+    name: str
+    description: str
+    file: str
+    at: str
+    find: str | None
+    replace: str
+    rejected_by: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -37,6 +60,8 @@ class Lab:
     dir: str  # "02-kogge-stone"
     checks: tuple[Check, ...] = field(default_factory=tuple)
     timeout_s: float | None = None  # optional per-test wall-time limit for this lab
+    summary: str = ""  # one line for the lab table of README.md
+    mutants: tuple[Mutant, ...] = field(default_factory=tuple)
 
     @property
     def target(self) -> str:
@@ -50,13 +75,69 @@ class Lab:
 def _require(table: dict, key: str, kind, where: str):
     if key not in table:
         raise ManifestError(f"{where}: missing key '{key}'")
+    return _typed(table, key, kind, where)
+
+
+def _typed(table: dict, key: str, kind, where: str, default=None):
+    if key not in table:
+        return default
     value = table[key]
     if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
-        raise ManifestError(f"{where}: '{key}' must be {getattr(kind, '__name__', kind)}")
+        raise ManifestError(f"{where}: '{key}' must be {getattr(kind, '__name__', 'a number')}")
     return value
 
 
-def load(path: Path) -> dict[str, Lab]:
+def _unknown_keys(table: dict, allowed: set[str], where: str) -> None:
+    unknown = sorted(table.keys() - allowed)
+    if unknown:
+        raise ManifestError(f"{where}: unknown key {', '.join(repr(k) for k in unknown)}")
+
+
+def _check(table, where: str) -> Check:
+    if not isinstance(table, dict):
+        raise ManifestError(f"{where}: must be a table")
+    cid = _require(table, "id", str, where)
+    where = f"{where} ('{cid}')"
+    _unknown_keys(table, _CHECK_KEYS, where)
+    category = _require(table, "category", str, where)
+    if category not in CATEGORIES:
+        raise ManifestError(f"{where}: category '{category}' is not one of {', '.join(CATEGORIES)}")
+    tests = _require(table, "tests", str, where).strip()
+    if not tests or tests == "-":
+        raise ManifestError(f"{where}: empty test filter")
+    points = _require(table, "points", (int, float), where)
+    if points < 0:
+        raise ManifestError(f"{where}: negative points")
+    return Check(cid, _require(table, "title", str, where), category, tests, float(points),
+                 _typed(table, "needs", str, where, ""))
+
+
+def _mutant(table, where: str, check_ids: set[str]) -> Mutant:
+    if not isinstance(table, dict):
+        raise ManifestError(f"{where}: must be a table")
+    name = _require(table, "name", str, where)
+    where = f"{where} ('{name}')"
+    _unknown_keys(table, _MUTANT_KEYS, where)
+    rejected_by = _require(table, "rejected_by", list, where)
+    if not rejected_by or not all(isinstance(c, str) for c in rejected_by):
+        raise ManifestError(f"{where}: rejected_by must be a non-empty list of check ids")
+    unknown = [c for c in rejected_by if c not in check_ids]
+    if unknown:
+        raise ManifestError(f"{where}: rejected_by names checks this lab does not have: {', '.join(unknown)}")
+    find = _typed(table, "find", str, where)
+    replace = _require(table, "replace", str, where)
+    if find is not None and (not find or find == replace):
+        raise ManifestError(f"{where}: find must be non-empty and differ from replace")
+    return Mutant(name, _typed(table, "description", str, where, ""), _require(table, "file", str, where),
+                  _require(table, "at", str, where), find, replace, tuple(rejected_by))
+
+
+def load_lab(path: Path) -> Lab:
+    """One lab's manifest; its number and folder name come from the folder it is in."""
+    lab_dir = path.parent.name
+    m = LAB_DIR.fullmatch(lab_dir)
+    if not m:
+        raise ManifestError(f"{path}: the folder name must be NN-name (two digits, a dash, lower-case words)")
     try:
         with open(path, "rb") as f:
             data = tomllib.load(f)
@@ -64,50 +145,50 @@ def load(path: Path) -> dict[str, Lab]:
         raise ManifestError(f"{path}: no such file") from None
     except tomllib.TOMLDecodeError as e:
         raise ManifestError(f"{path}: {e}") from None
-    labs_table = data.get("labs")
-    if not isinstance(labs_table, dict) or not labs_table:
-        raise ManifestError(f"{path}: no [labs.\"NN\"] tables")
+    where = f"grader/labs/{lab_dir}/{path.name}"
+    _unknown_keys(data, _LAB_KEYS, where)
+    timeout = _typed(data, "timeout_s", (int, float), where)
+    if timeout is not None and timeout <= 0:
+        raise ManifestError(f"{where}: timeout_s must be a positive number")
+    checks = tuple(_check(c, f"{where}: check #{i + 1}") for i, c in enumerate(data.get("check", [])))
+    if not checks:
+        raise ManifestError(f"{where}: no [[check]] tables")
+    _no_duplicates([c.id for c in checks], where, "check id")
+    check_ids = {c.id for c in checks}
+    mutants = tuple(_mutant(t, f"{where}: mutant #{i + 1}", check_ids)
+                    for i, t in enumerate(data.get("mutant", [])))
+    _no_duplicates([mu.name for mu in mutants], where, "mutant name")
+    return Lab(m.group("number"), _require(data, "title", str, where), lab_dir, checks,
+               float(timeout) if timeout else None, _typed(data, "summary", str, where, ""), mutants)
+
+
+def _no_duplicates(names: list[str], where: str, what: str) -> None:
+    seen = set()
+    for name in names:
+        if name in seen:
+            raise ManifestError(f"{where}: duplicate {what} '{name}'")
+        seen.add(name)
+
+
+def discover(labs_dir: Path) -> dict[str, Lab]:
+    """Every lab under labs_dir (grader/labs), by number. A folder named like a lab must
+    have a manifest; two folders may not share a number."""
     labs: dict[str, Lab] = {}
-    for number, table in sorted(labs_table.items()):
-        where = f"{path.name}: labs.\"{number}\""
-        if not re.fullmatch(r"\d\d", number):
-            raise ManifestError(f"{where}: lab keys are two digits, like \"02\"")
-        if not isinstance(table, dict):
-            raise ManifestError(f"{where}: must be a table")
-        title = _require(table, "title", str, where)
-        lab_dir = _require(table, "dir", str, where)
-        if not lab_dir.startswith(number + "-"):
-            raise ManifestError(f"{where}: dir '{lab_dir}' must start with '{number}-'")
-        timeout = table.get("timeout_s")
-        if timeout is not None and (not isinstance(timeout, (int, float)) or timeout <= 0):
-            raise ManifestError(f"{where}: timeout_s must be a positive number")
-        checks = []
-        seen = set()
-        for i, check in enumerate(table.get("checks", [])):
-            cw = f"{where}.checks[{i}]"
-            cid = _require(check, "id", str, cw)
-            cw = f"{where} check '{cid}'"
-            if cid in seen:
-                raise ManifestError(f"{cw}: duplicate id")
-            seen.add(cid)
-            category = _require(check, "category", str, cw)
-            if category not in CATEGORIES:
-                raise ManifestError(f"{cw}: category '{category}' is not one of {', '.join(CATEGORIES)}")
-            tests = _require(check, "tests", str, cw).strip()
-            if not tests or tests == "-":
-                raise ManifestError(f"{cw}: empty test filter")
-            points = _require(check, "points", (int, float), cw)
-            if points < 0:
-                raise ManifestError(f"{cw}: negative points")
-            checks.append(Check(cid, _require(check, "title", str, cw), category, tests, float(points)))
-        if not checks:
-            raise ManifestError(f"{where}: no [[labs.\"{number}\".checks]]")
-        labs[number] = Lab(number, title, lab_dir, tuple(checks), float(timeout) if timeout else None)
+    for folder in sorted(p for p in labs_dir.iterdir() if p.is_dir() and LAB_DIR.fullmatch(p.name)):
+        manifest = folder / MANIFEST_NAME
+        if not manifest.is_file():
+            raise ManifestError(f"{folder}: a lab folder needs a {MANIFEST_NAME} (its checks and points)")
+        lab = load_lab(manifest)
+        if lab.number in labs:
+            raise ManifestError(f"{folder}: lab {lab.number} is also {labs[lab.number].dir}")
+        labs[lab.number] = lab
+    if not labs:
+        raise ManifestError(f"{labs_dir}: no lab folders (NN-name/{MANIFEST_NAME})")
     return labs
 
 
 def resolve(labs: dict[str, Lab], selectors: list[str]) -> list[Lab]:
-    """'02', '2', '02-kogge-stone' or 'all' -> labs, in manifest order, no duplicates."""
+    """'02', '2', '02-kogge-stone' or 'all' -> labs, in number order, no duplicates."""
     chosen: list[Lab] = []
     for sel in selectors:
         sel = sel.strip().rstrip("/")

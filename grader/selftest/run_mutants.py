@@ -1,18 +1,19 @@
-"""The grader proves it can fail: every known-bad kernel described in
-grader/mutants/NN-name.toml must be rejected by the checks it lists.
+"""The grader proves it can fail: every known-bad kernel ([[mutant]] in a lab's
+grader/labs/NN-name/lab.toml) must be rejected by the checks it lists.
 
-For each [[mutant]] the reference solution is copied into a scratch submission
-directory, the mutant's edit is applied (its `find` text must occur exactly
-once in the file), the lab is graded with grader/grade, and every check in
-`rejected_by` must have failed. The scratch directory is the same for all
-mutants, so grade's build tree is reused and only the edited lab is rebuilt.
+For each mutant the reference solution is copied into a scratch submission
+directory, the mutant's edit is made on the line of the solution tagged
+`//@ <at>` (see grader/scanlab_grader/solution_source.py), the lab is graded
+with grader/grade, and every check in `rejected_by` must have failed. The
+scratch directory is the same for all mutants, so grade's build tree is reused
+and only the edited lab is rebuilt.
 
 Finally, with two or more labs selected, a syntax error is put into the first
 lab: that lab must score 0 with the error's file:line and the next lab must
 still be built and graded.
 
 Usage: run_mutants.py --build-root DIR [--jobs N] [--backend sim|cuda] [LAB...]
-Exit status 77 (ctest: skipped) when there is no mutant file or no manifest."""
+Exit status 77 (ctest: skipped) when no lab has a mutant."""
 
 import argparse
 import json
@@ -20,52 +21,15 @@ import shutil
 import subprocess
 import sys
 import time
-import tomllib
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 sys.path.insert(0, str(HERE.parent))
 
-from scanlab_grader import manifest  # noqa: E402
+from scanlab_grader import manifest, solution_source  # noqa: E402
 
 SKIP = 77
-MUTANT_KEYS = {"name", "file", "find", "replace", "rejected_by"}
-
-
-class MutantFileError(Exception):
-    pass
-
-
-def load_mutants(path: Path, lab: manifest.Lab) -> list[dict]:
-    try:
-        data = tomllib.loads(path.read_text())
-    except tomllib.TOMLDecodeError as e:
-        raise MutantFileError(f"{path.name}: {e}") from None
-    mutants = data.get("mutant")
-    if not isinstance(mutants, list) or not mutants:
-        raise MutantFileError(f"{path.name}: no [[mutant]] entries")
-    check_ids = {c.id for c in lab.checks}
-    names = set()
-    for i, m in enumerate(mutants):
-        where = f"{path.name}: mutant #{i + 1} ({m.get('name', '?')})"
-        missing = MUTANT_KEYS - m.keys()
-        if missing:
-            raise MutantFileError(f"{where}: missing {', '.join(sorted(missing))}")
-        unknown = m.keys() - MUTANT_KEYS - {"description"}
-        if unknown:
-            raise MutantFileError(f"{where}: unknown keys {', '.join(sorted(unknown))}")
-        if m["name"] in names:
-            raise MutantFileError(f"{where}: duplicate name")
-        names.add(m["name"])
-        if not isinstance(m["rejected_by"], list) or not m["rejected_by"]:
-            raise MutantFileError(f"{where}: rejected_by must be a non-empty list of check ids")
-        bad = [c for c in m["rejected_by"] if c not in check_ids]
-        if bad:
-            raise MutantFileError(f"{where}: rejected_by names unknown checks of lab {lab.number}: {', '.join(bad)}")
-        if m["find"] == m["replace"]:
-            raise MutantFileError(f"{where}: replace equals find")
-    return mutants
 
 
 def check_compile_error_isolated(scratch: Path, labs: dict, build_root: Path, args) -> list[str]:
@@ -115,15 +79,13 @@ def main() -> int:
     p.add_argument("--timeout", default="30", help="per-test time limit passed to grade (seconds)")
     args = p.parse_args()
 
-    manifest_path = REPO / "grader" / "points.toml"
-    mutant_files = sorted((REPO / "grader" / "mutants").glob("[0-9][0-9]-*.toml"))
-    if not manifest_path.exists() or not mutant_files:
-        print("skipped: no grader/points.toml or no grader/mutants/NN-name.toml")
-        return SKIP
-    labs = manifest.load(manifest_path)
+    labs = manifest.discover(REPO / "grader" / "labs")
     if args.labs:
         wanted = {n.zfill(2) for n in args.labs}
-        mutant_files = [f for f in mutant_files if f.name[:2] in wanted]
+        labs = {number: lab for number, lab in labs.items() if number in wanted}
+    if not any(lab.mutants for lab in labs.values()):
+        print("skipped: no lab has a [[mutant]]")
+        return SKIP
 
     build_root = Path(args.build_root).resolve()
     scratch = build_root / "mutant-submission"
@@ -134,37 +96,27 @@ def main() -> int:
     failures: list[str] = []
     survived = 0
     total = 0
-    for path in mutant_files:
-        lab = labs.get(path.name[:2])
-        if lab is None or path.stem != lab.dir:
-            failures.append(f"{path.name}: no lab '{path.stem}' in the manifest")
-            continue
-        try:
-            mutants = load_mutants(path, lab)
-        except MutantFileError as e:
-            failures.append(str(e))
-            continue
-        for m in mutants:
+    for lab in labs.values():
+        for m in lab.mutants:
             total += 1
-            label = f"{lab.number}/{m['name']}"
-            original_path = REPO / "solutions" / lab.dir / m["file"]
-            target = scratch / lab.dir / m["file"]
+            label = f"{lab.number}/{m.name}"
+            original_path = REPO / "solutions" / lab.dir / m.file
+            target = scratch / lab.dir / m.file
             if not original_path.is_file():
-                failures.append(f"{label}: solutions/{lab.dir}/{m['file']} does not exist")
+                failures.append(f"{label}: solutions/{lab.dir}/{m.file} does not exist")
                 continue
-            original = original_path.read_text()
-            count = original.count(m["find"])
-            if count != 1:
-                failures.append(f"{label}: the find text occurs {count} times in solutions/{lab.dir}/{m['file']} "
-                                f"(must be exactly once):\n    {m['find']!r}")
+            try:
+                source = solution_source.parse(original_path)
+                target.write_text(source.edited(m.at, m.find, m.replace))
+            except solution_source.MarkerError as e:
+                failures.append(f"{label}: {e}")
                 continue
-            target.write_text(original.replace(m["find"], m["replace"]))
             started = time.monotonic()
             cmd = [sys.executable, str(HERE.parent / "grade"), "--backend", args.backend, "--submission",
                    str(scratch), "--format", "json", "--build-root", str(build_root), "--jobs", args.jobs,
                    "--timeout", args.timeout, lab.number]
             proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-            target.write_text(original)  # a fresh mtime: the next build sees the change back
+            target.write_text(source.text)  # a fresh mtime: the next build sees the change back
             seconds = time.monotonic() - started
             try:
                 doc = json.loads(proc.stdout)
@@ -178,8 +130,8 @@ def main() -> int:
                 failures.append(f"{label}: the mutant does not build, so it proves nothing: "
                                 f"{compile_failed[0]['reason']}")
                 continue
-            escaped = [cid for cid in m["rejected_by"] if checks[cid]["status"] != "fail"]
-            rejected = {cid: checks[cid]["reason"] for cid in m["rejected_by"] if cid not in escaped}
+            escaped = [cid for cid in m.rejected_by if checks[cid]["status"] != "fail"]
+            rejected = {cid: checks[cid]["reason"] for cid in m.rejected_by if cid not in escaped}
             verdict = "rejected" if not escaped else "SURVIVED"
             print(f"{label:<40} {verdict:<9} {seconds:6.1f} s")
             for cid, reason in rejected.items():

@@ -16,9 +16,7 @@ GRADE = HERE.parent / "grade"
 FAKE_LAB = None
 
 MANIFEST = """
-[labs."99"]
 title = "Fake lab"
-dir = "99-fake"
 timeout_s = 3
 """
 CHECKS = [
@@ -35,11 +33,18 @@ CHECKS = [
 
 
 def manifest_text(extra_checks=()):
+    """grader/labs/99-fake/lab.toml of the fake lab."""
     text = MANIFEST
     for cid, category, tests in list(CHECKS) + list(extra_checks):
-        text += (f'[[labs."99".checks]]\nid = "{cid}"\ntitle = "{cid}"\ncategory = "{category}"\n'
+        text += (f'[[check]]\nid = "{cid}"\ntitle = "{cid}"\ncategory = "{category}"\n'
                  f'tests = "{tests}"\npoints = 2\n')
     return text
+
+
+def write_labs_dir(root: Path, text: str) -> Path:
+    (root / "99-fake").mkdir(parents=True)
+    (root / "99-fake" / "lab.toml").write_text(text)
+    return root
 
 
 class ProtocolTest(unittest.TestCase):
@@ -49,19 +54,18 @@ class ProtocolTest(unittest.TestCase):
         root = Path(cls.tmp.name)
         (root / "submission" / "99-fake").mkdir(parents=True)
         cls.submission = root / "submission"
-        cls.manifest = root / "points.toml"
-        cls.manifest.write_text(manifest_text())
+        cls.labs_dir = write_labs_dir(root / "labs", manifest_text())
 
     @classmethod
     def tearDownClass(cls):
         cls.tmp.cleanup()
 
-    def grade(self, behaviours, manifest=None, extra=(), fmt="json"):
+    def grade(self, behaviours, labs_dir=None, extra=(), fmt="json"):
         # A GTEST_FILTER (or ctest's sharding) in the grader's environment must not
         # reach the test program.
         env = dict(os.environ, SCANLAB_FAKE_LAB=",".join(behaviours), GTEST_FILTER="NoSuch.Test",
                    GTEST_TOTAL_SHARDS="3", GTEST_SHARD_INDEX="1")
-        cmd = [sys.executable, str(GRADE), "--manifest", str(manifest or self.manifest),
+        cmd = [sys.executable, str(GRADE), "--labs-dir", str(labs_dir or self.labs_dir),
                "--test-binary", f"99={FAKE_LAB}", "--submission", str(self.submission),
                "--build-root", str(Path(self.tmp.name) / "build"), "--format", fmt, *extra, "99"]
         proc = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -140,9 +144,9 @@ class ProtocolTest(unittest.TestCase):
         self.assertCheck(checks, "hogs", "fail", "assertion", "bad_alloc")
 
     def test_manifest_filter_matching_nothing(self):
-        bad = Path(self.tmp.name) / "bad.toml"
-        bad.write_text(manifest_text([("typo", "correctness", "FakeLab.Pases")]))
-        rc, doc, checks = self.grade([], manifest=bad)
+        bad = write_labs_dir(Path(self.tmp.name) / "bad-labs",
+                             manifest_text([("typo", "correctness", "FakeLab.Pases")]))
+        rc, doc, checks = self.grade([], labs_dir=bad)
         self.assertEqual(rc, 2)
         self.assertCheck(checks, "typo", "fail", "manifest", "matches no test")
 

@@ -16,8 +16,7 @@ sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
 import validators  # noqa: E402
-import run_mutants  # noqa: E402
-from scanlab_grader import build, formats, gtest_filter, manifest, protocol  # noqa: E402
+from scanlab_grader import build, formats, gtest_filter, manifest, protocol, solution_source, sync  # noqa: E402
 from scanlab_grader.grading import CheckResult, LabResult  # noqa: E402
 
 
@@ -42,26 +41,32 @@ class GtestFilterTest(unittest.TestCase):
         self.assertEqual(gtest_filter.select(flt, names + ["A.xx", "C.z"]), names)
 
 
-MANIFEST = """
-[labs."02"]
+LAB02 = """
 title = "Kogge-Stone scan"
-dir = "02-kogge-stone"
-[[labs."02".checks]]
+summary = "two Kogge-Stone scans"
+[[check]]
 id = "correctness-inplace"
 title = "In-place Kogge-Stone matches the reference"
+needs = "the in-place scan matches"
 category = "correctness"
 tests = "Lab02Correctness*.InPlace*"
 points = 10
-[[labs."02".checks]]
+[[check]]
 id = "speed"
 title = "Fast"
 category = "performance"
 tests = "Lab02Perf.*"
 points = 0
-[labs."01"]
+[[mutant]]
+name = "m"
+file = "kogge_stone.cu"
+at = "barrier"
+replace = ""
+rejected_by = ["correctness-inplace"]
+"""
+LAB01 = """
 title = "Sequential"
-dir = "01-sequential"
-[[labs."01".checks]]
+[[check]]
 id = "c"
 title = "c"
 category = "correctness"
@@ -70,18 +75,29 @@ points = 2.5
 """
 
 
-class ManifestTest(unittest.TestCase):
-    def load(self, text):
-        with tempfile.NamedTemporaryFile("w", suffix=".toml", delete=False) as f:
-            f.write(text)
-        self.addCleanup(os.unlink, f.name)
-        return manifest.load(Path(f.name))
+def write_labs(root: Path, labs: dict[str, str]) -> Path:
+    """A grader/labs-like folder with one NN-name/lab.toml per entry."""
+    for folder, text in labs.items():
+        (root / folder).mkdir(parents=True, exist_ok=True)
+        (root / folder / manifest.MANIFEST_NAME).write_text(text)
+    return root
 
-    def test_load_and_resolve(self):
-        labs = self.load(MANIFEST)
+
+class ManifestTest(unittest.TestCase):
+    def discover(self, labs):
+        d = tempfile.TemporaryDirectory()
+        self.addCleanup(d.cleanup)
+        return manifest.discover(write_labs(Path(d.name), labs))
+
+    def test_discover_and_resolve(self):
+        labs = self.discover({"02-kogge-stone": LAB02, "01-sequential": LAB01, "notes": ""})
         self.assertEqual(list(labs), ["01", "02"])
+        self.assertEqual(labs["02"].dir, "02-kogge-stone")
         self.assertEqual(labs["02"].target, "lab02_tests")
         self.assertEqual(labs["02"].checks[0].points, 10.0)
+        self.assertEqual(labs["02"].checks[0].needs, "the in-place scan matches")
+        self.assertEqual(labs["02"].mutants[0].at, "barrier")
+        self.assertIsNone(labs["02"].mutants[0].find)
         r = manifest.resolve
         self.assertEqual([l.number for l in r(labs, ["02"])], ["02"])
         self.assertEqual([l.number for l in r(labs, ["2"])], ["02"])
@@ -94,17 +110,44 @@ class ManifestTest(unittest.TestCase):
 
     def test_rejects_mistakes(self):
         cases = {
-            "duplicate id": MANIFEST.replace('id = "speed"', 'id = "correctness-inplace"'),
-            "bad category": MANIFEST.replace('"performance"', '"speed"'),
-            "missing points": MANIFEST.replace("points = 2.5", ""),
-            "bad dir": MANIFEST.replace('dir = "01-sequential"', 'dir = "sequential"'),
-            "empty filter": MANIFEST.replace('tests = "Lab01.*"', 'tests = ""'),
-            "negative points": MANIFEST.replace("points = 2.5", "points = -1"),
-            "not toml": MANIFEST + "\n[[[",
+            "duplicate id": {"02-k": LAB02.replace('id = "speed"', 'id = "correctness-inplace"')},
+            "bad category": {"02-k": LAB02.replace('"performance"', '"speed"')},
+            "missing points": {"01-s": LAB01.replace("points = 2.5", "")},
+            "empty filter": {"01-s": LAB01.replace('tests = "Lab01.*"', 'tests = ""')},
+            "negative points": {"01-s": LAB01.replace("points = 2.5", "points = -1")},
+            "not toml": {"01-s": LAB01 + "\n[[["},
+            "unknown key": {"01-s": LAB01 + "\npoint = 3\n"},
+            "no checks": {"01-s": 'title = "x"\n'},
+            "lab folder without manifest": {"01-s": LAB01, "03-x/": None},
+            "two folders, one number": {"01-s": LAB01, "01-t": LAB01},
+            "mutant names an unknown check": {"02-k": LAB02.replace('rejected_by = ["correctness-inplace"]',
+                                                                      'rejected_by = ["no-such-check"]')},
+            "mutant rejected by nothing": {"02-k": LAB02.replace('rejected_by = ["correctness-inplace"]',
+                                                                   "rejected_by = []")},
+            "mutant without a place": {"02-k": LAB02.replace('at = "barrier"\n', "")},
+            "mutant that changes nothing": {"02-k": LAB02.replace('replace = ""', 'find = "a"\nreplace = "a"')},
+            "duplicate mutant": {"02-k": LAB02 + LAB02[LAB02.index("[[mutant]]"):]},
         }
-        for what, text in cases.items():
-            with self.subTest(what), self.assertRaises(manifest.ManifestError):
-                self.load(text)
+        for what, labs in cases.items():
+            with self.subTest(what), tempfile.TemporaryDirectory() as d:
+                root = Path(d)
+                for folder, text in labs.items():
+                    (root / folder).mkdir(parents=True, exist_ok=True)
+                    if text is not None:
+                        (root / folder / manifest.MANIFEST_NAME).write_text(text)
+                with self.assertRaises(manifest.ManifestError):
+                    manifest.discover(root)
+
+    def test_repository_labs(self):
+        """The kit's own manifests load, and every mutant's place exists in its solution."""
+        repo = HERE.parents[1]
+        labs = manifest.discover(repo / "grader" / "labs")
+        self.assertTrue(labs)
+        for lab in labs.values():
+            for m in lab.mutants:
+                with self.subTest(lab=lab.number, mutant=m.name):
+                    source = solution_source.parse(repo / "solutions" / lab.dir / m.file)
+                    self.assertNotEqual(source.edited(m.at, m.find, m.replace), source.text)
 
 
 class ProtocolTest(unittest.TestCase):
@@ -148,7 +191,7 @@ class ProtocolTest(unittest.TestCase):
 
 
 def sample_report() -> formats.Report:
-    labs = manifest.load(_manifest_file())
+    labs = _sample_labs()
     lab2, lab1 = labs["02"], labs["01"]
     r2 = LabResult(lab2, [
         CheckResult(lab2.checks[0], "fail", "crash", "crashed with SIGSEGV during Lab02Correctness.InPlace",
@@ -159,17 +202,15 @@ def sample_report() -> formats.Report:
     return formats.Report("sim", "labs/", [r1, r2], 3.5)
 
 
-_MANIFEST_PATH = None
+_SAMPLE_LABS = None
 
 
-def _manifest_file() -> Path:
-    global _MANIFEST_PATH
-    if _MANIFEST_PATH is None:
-        f = tempfile.NamedTemporaryFile("w", suffix=".toml", delete=False)
-        f.write(MANIFEST)
-        f.close()
-        _MANIFEST_PATH = Path(f.name)
-    return _MANIFEST_PATH
+def _sample_labs() -> dict[str, manifest.Lab]:
+    global _SAMPLE_LABS
+    if _SAMPLE_LABS is None:
+        d = tempfile.mkdtemp()
+        _SAMPLE_LABS = manifest.discover(write_labs(Path(d), {"02-kogge-stone": LAB02, "01-sequential": LAB01}))
+    return _SAMPLE_LABS
 
 
 class FormatsTest(unittest.TestCase):
@@ -282,23 +323,100 @@ class CompilerErrorsTest(unittest.TestCase):
         self.assertEqual(build.first_errors("weird failure\n", Path("/s"), Path("/r")), ["weird failure"])
 
 
-class MutantFileTest(unittest.TestCase):
-    def test_validation(self):
-        lab = manifest.load(_manifest_file())["02"]
-        good = ('[[mutant]]\nname = "m"\nfile = "kogge_stone.cu"\nfind = "a"\nreplace = "b"\n'
-                'rejected_by = ["correctness-inplace"]\n')
-        with tempfile.TemporaryDirectory() as d:
-            path = Path(d) / "02-kogge-stone.toml"
-            path.write_text(good)
-            self.assertEqual(len(run_mutants.load_mutants(path, lab)), 1)
-            for bad in (good.replace('"correctness-inplace"', '"no-such-check"'),
-                        good.replace('rejected_by = ["correctness-inplace"]', "rejected_by = []"),
-                        good.replace('replace = "b"', 'replace = "a"'),
-                        good.replace('name = "m"\n', ""),
-                        good + good):
-                path.write_text(bad)
-                with self.assertRaises(run_mutants.MutantFileError):
-                    run_mutants.load_mutants(path, lab)
+SOLUTION = """\
+// BEGIN SOLUTION
+// Reference solution.
+// END SOLUTION
+// BEGIN PROMPT
+//| // Lab 99: the skeleton's header.
+// END PROMPT
+#include <cstddef>
+
+template <class T>
+__global__ void kernel(T* data, std::size_t n) {
+    const std::size_t i = threadIdx.x;  //@ index
+    // BEGIN SOLUTION
+    if (i < n) data[i] += 1;  //@ guarded
+    __syncthreads();  // every write precedes the reads  //@ barrier
+    // END SOLUTION
+    // BEGIN PROMPT
+    //| // TODO: add one to every element.
+    //|
+    //|     int indented_code = 0;
+    // END PROMPT
+}
+"""
+SKELETON = """\
+// Lab 99: the skeleton's header.
+#include <cstddef>
+
+template <class T>
+__global__ void kernel(T* data, std::size_t n) {
+    const std::size_t i = threadIdx.x;
+    // TODO: add one to every element.
+
+        int indented_code = 0;
+}
+"""
+
+
+class SolutionSourceTest(unittest.TestCase):
+    def parse(self, text):
+        return solution_source.parse(Path("sol.cu"), text)
+
+    def test_skeleton_and_tags(self):
+        source = self.parse(SOLUTION)
+        self.assertEqual(source.skeleton, SKELETON)
+        self.assertEqual(sorted(source.tags), ["barrier", "guarded", "index"])
+        self.assertEqual(source.tagged_line("barrier"), "    __syncthreads();  // every write precedes the reads")
+
+    def test_edits_at_tags(self):
+        source = self.parse(SOLUTION)
+        deleted = source.edited("barrier", None, "")
+        self.assertNotIn("__syncthreads", deleted)
+        self.assertEqual(deleted.count("\n"), SOLUTION.count("\n") - 1)
+        edited = source.edited("guarded", "i < n", "i <= n")
+        self.assertIn("    if (i <= n) data[i] += 1;\n", edited)
+        self.assertIn("    int extra = 0;\n    __syncthreads();\n",
+                      source.edited("barrier", None, "    int extra = 0;\n    __syncthreads();"))
+        for at, find in (("no-such-tag", None), ("guarded", "absent"), ("guarded", "i")):
+            with self.subTest(at=at, find=find), self.assertRaises(solution_source.MarkerError):
+                source.edited(at, find, "x")
+
+    def test_malformed_markers_name_file_and_line(self):
+        lines = SOLUTION.splitlines(keepends=True)
+        cases = {
+            "begin without end": ("".join(lines[:11]) + "// BEGIN SOLUTION\nint x;\n", ":12:"),
+            "end without begin": ("int x;\n// END SOLUTION\n", ":2:"),
+            "nested": ("// BEGIN SOLUTION\n// BEGIN PROMPT\n", ":2:"),
+            "end of the other kind": ("// BEGIN SOLUTION\n// END PROMPT\n", ":2:"),
+            "misspelt marker": ("// BEGIN SOLUTIONS\n", ":1:"),
+            "prompt line without prefix": ("// BEGIN PROMPT\n// TODO\n// END PROMPT\n", ":2:"),
+            "duplicate tag": ("int a;  //@ t\nint b;  //@ t\n", ":2:"),
+            "bad tag name": ("int a;  //@ Bad_Tag\n", ":1:"),
+            "tag inside a prompt": ("// BEGIN PROMPT\n//| int a;  //@ t\n// END PROMPT\n", ":2:"),
+        }
+        for what, (text, where) in cases.items():
+            with self.subTest(what), self.assertRaises(solution_source.MarkerError) as caught:
+                self.parse(text)
+            self.assertIn("sol.cu" + where, str(caught.exception), what)
+
+
+class SyncTest(unittest.TestCase):
+    def test_points_table_lists_every_check_and_the_total(self):
+        lab = _sample_labs()["02"]
+        table = sync.points_table(lab).splitlines()
+        self.assertEqual(table[2], "| `correctness-inplace` | the in-place scan matches | 10 |")
+        self.assertEqual(table[3], "| `speed` | Fast | 0 |")
+        self.assertEqual(table[-1], "| | total | 10 |")
+
+    def test_repository_is_in_sync(self):
+        """The committed skeletons and tables are what grader/sync-labs writes."""
+        repo = HERE.parents[1]
+        stale = [str(d.path.relative_to(repo)) for d in sync.derived_files(repo)
+                 if not d.path.is_file() or d.path.read_text() != d.text]
+        stale += [str(p.relative_to(repo)) for p in sync.stale_skeletons(repo)]
+        self.assertEqual(stale, [], "out of date: run grader/sync-labs")
 
 
 if __name__ == "__main__":

@@ -50,27 +50,17 @@ inline void check_section_size(unsigned section_size) {
     }
 }
 
-inline unsigned section_count(std::size_t n, unsigned section_size) {
-    return static_cast<unsigned>(scanlab::ceil_div(n, section_size));
-}
-
 template <class T, class Op>
 void kogge_stone_inplace_scan(const T* d_in, T* d_out, std::size_t n, unsigned section_size, Op op) {
     check_section_size(section_size);
-    if (n == 0) return;  // a launch with no blocks is an invalid configuration
-    const std::size_t shared_bytes = section_size * sizeof(T);
-    kogge_stone_inplace_kernel<<<section_count(n, section_size), section_size, shared_bytes>>>(
-        d_in, d_out, n, op);
-    SCANLAB_CUDA_CHECK(cudaGetLastError());
+    // TODO 4: launch kogge_stone_inplace_kernel with one block of section_size threads per
+    //         section (the last one may be partial) and the dynamic shared memory it needs,
+    //         then check the launch with SCANLAB_CUDA_CHECK(cudaGetLastError()).
 }
 
 template <class T, class Op>
 void kogge_stone_double_buffer_scan(const T* d_in, T* d_out, std::size_t n, unsigned section_size, Op op) {
     check_section_size(section_size);
-    if (n == 0) return;  // a launch with no blocks is an invalid configuration
-    constexpr std::size_t kBuffers = 2;
-    const std::size_t shared_bytes = kBuffers * section_size * sizeof(T);
-    kogge_stone_double_buffer_kernel<<<section_count(n, section_size), section_size, shared_bytes>>>(
-        d_in, d_out, n, op);
-    SCANLAB_CUDA_CHECK(cudaGetLastError());
+    // TODO 4: launch kogge_stone_double_buffer_kernel like the in-place kernel, with the
+    //         dynamic shared memory of both buffers.
 }

@@ -1,3 +1,4 @@
+// BEGIN SOLUTION
 // Lab 02 reference solution: Kogge-Stone inclusive scan of independent sections.
 //
 // Layering as in CUB: a block-level scan of one section in shared memory (two variants),
@@ -9,6 +10,19 @@
 // `stride` elements, which already hold their final value. Output i is ready after
 // ceil(log2(i + 1)) steps, which is what makes Kogge-Stone fast despite doing more work than
 // the sequential scan's n - 1.
+// END SOLUTION
+// BEGIN PROMPT
+//| // Lab 02: Kogge-Stone inclusive scan of independent sections, in place and double-buffered.
+//| //
+//| // One block of `section_size` threads scans one section of `section_size` consecutive
+//| // elements, one element per thread, in shared memory. Sections are independent: element i
+//| // of the output combines the inputs from the start of its section up to i.
+//| //
+//| // Conventions (see README.md):
+//| //   - op(a, b) combines an EARLIER value a with a LATER value b; never swap them.
+//| //   - Positions of the last section past n take part as op.identity(); nothing is stored
+//| //     for them.
+// END PROMPT
 
 #include <cuda_runtime.h>
 
@@ -18,6 +32,7 @@
 #include "scanlab/cuda_check.hpp"
 #include "scanlab/section_size.hpp"
 
+// BEGIN SOLUTION
 // ---------------------------------------------------------------------------------------
 // Block level: scan section[0 .. section_size) in shared memory, one element per thread.
 
@@ -26,13 +41,13 @@
 // all reads of the step finish before any write, all writes before the next step's reads.
 template <class T, class Op>
 __device__ void block_scan_inplace(T* section, unsigned tid, unsigned section_size, Op op) {
-    for (unsigned stride = 1; stride < section_size; stride *= 2) {
-        const bool has_partner = tid >= stride;
+    for (unsigned stride = 1; stride < section_size; stride *= 2) {  //@ inplace-step-loop
+        const bool has_partner = tid >= stride;  //@ inplace-has-partner
         T partial = section[tid];
-        if (has_partner) { partial = op(section[tid - stride], partial); }
-        __syncthreads();  // in place: every read of this step precedes every write
+        if (has_partner) { partial = op(section[tid - stride], partial); }  //@ inplace-combine
+        __syncthreads();  // every read of this step precedes every write  //@ inplace-read-write-barrier
         if (has_partner) section[tid] = partial;
-        __syncthreads();  // in place: every write of this step precedes the next reads
+        __syncthreads();  // every write of this step precedes the next reads  //@ inplace-step-barrier
     }
 }
 
@@ -42,11 +57,11 @@ __device__ void block_scan_inplace(T* section, unsigned tid, unsigned section_si
 template <class T, class Op>
 __device__ T* block_scan_double_buffer(T* front, T* back, unsigned tid, unsigned section_size, Op op) {
     for (unsigned stride = 1; stride < section_size; stride *= 2) {
-        back[tid] = tid >= stride ? op(front[tid - stride], front[tid]) : front[tid];
+        back[tid] = tid >= stride ? op(front[tid - stride], front[tid]) : front[tid];  //@ double-buffer-combine
         T* const written = back;
         back = front;
         front = written;
-        __syncthreads();  // double buffer: this step's writes precede the next step's reads
+        __syncthreads();  // this step's writes precede the next step's reads  //@ double-buffer-step-barrier
     }
     return front;
 }
@@ -54,75 +69,113 @@ __device__ T* block_scan_double_buffer(T* front, T* back, unsigned tid, unsigned
 // ---------------------------------------------------------------------------------------
 // Kernels: one block per section, blockDim.x == section size.
 
+// END SOLUTION
 // Dynamic shared memory, declared once as bytes because the element type is a template
 // parameter. 16 bytes covers the alignment of every element type the kit scans.
 constexpr std::size_t kSharedAlignment = 16;
 
+// BEGIN SOLUTION
 // Positions past n are padded with the identity, so the last, partial section runs the same
 // code as a full one; their results are never stored.
 template <class T, class Op>
 __device__ void load_section(const T* in, T* section, std::size_t n, Op op) {
     const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-    section[threadIdx.x] = i < n ? in[i] : op.identity();
+    section[threadIdx.x] = i < n ? in[i] : op.identity();  //@ guarded-load
 }
 
 template <class T>
 __device__ void store_section(const T* section, T* out, std::size_t n) {
     const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (i < n) out[i] = section[threadIdx.x];
+    if (i < n) out[i] = section[threadIdx.x];  //@ guarded-store
 }
 
+// END SOLUTION
 template <class T, class Op>
 __global__ void kogge_stone_inplace_kernel(const T* in, T* out, std::size_t n, Op op) {
     extern __shared__ __align__(kSharedAlignment) unsigned char shared_bytes[];
-    T* const section = reinterpret_cast<T*>(shared_bytes);
+    T* const section = reinterpret_cast<T*>(shared_bytes);  // blockDim.x elements  //@ inplace-section
+    // BEGIN SOLUTION
     load_section(in, section, n, op);
-    __syncthreads();  // in place: the whole section is loaded before any thread reads a neighbour
+    __syncthreads();  // the whole section is loaded before any thread reads a neighbour  //@ inplace-load-barrier
     block_scan_inplace(section, threadIdx.x, blockDim.x, op);
     store_section(section, out, n);
+    // END SOLUTION
+    // BEGIN PROMPT
+    //|
+    //| // TODO 1: load this block's section of `in` into `section` (identity past n).
+    //| // TODO 2: scan `section` in place with the Kogge-Stone steps (stride 1, 2, 4, ...),
+    //| //         so that no thread ever reads an element another thread may be writing.
+    //| // TODO 3: store the positions below n to `out`.
+    // END PROMPT
 }
 
 template <class T, class Op>
 __global__ void kogge_stone_double_buffer_kernel(const T* in, T* out, std::size_t n, Op op) {
     extern __shared__ __align__(kSharedAlignment) unsigned char shared_bytes[];
-    T* const front = reinterpret_cast<T*>(shared_bytes);
-    T* const back = front + blockDim.x;
+    T* const front = reinterpret_cast<T*>(shared_bytes);  // blockDim.x elements
+    T* const back = front + blockDim.x;                   // blockDim.x more
+    // BEGIN SOLUTION
     load_section(in, front, n, op);
-    __syncthreads();  // double buffer: the whole section is loaded before any thread reads a neighbour
+    __syncthreads();  // the whole section is loaded before any thread reads a neighbour
     const T* const result = block_scan_double_buffer(front, back, threadIdx.x, blockDim.x, op);
     store_section(result, out, n);
+    // END SOLUTION
+    // BEGIN PROMPT
+    //|
+    //| // TODO 1: load this block's section of `in` into `front` (identity past n).
+    //| // TODO 2: scan with the Kogge-Stone steps, each step reading one buffer and writing the
+    //| //         other, with as few barriers as that allows.
+    //| // TODO 3: store the positions below n, from whichever buffer holds the result, to `out`.
+    // END PROMPT
 }
 
+// BEGIN SOLUTION
 // ---------------------------------------------------------------------------------------
 // Host entries.
 
+// END SOLUTION
 inline void check_section_size(unsigned section_size) {
     if (!scanlab::is_valid_section_size(section_size)) {
         throw std::invalid_argument("section_size must be a power of two in [32, 1024]");
     }
 }
 
+// BEGIN SOLUTION
 inline unsigned section_count(std::size_t n, unsigned section_size) {
-    return static_cast<unsigned>(scanlab::ceil_div(n, section_size));
+    return static_cast<unsigned>(scanlab::ceil_div(n, section_size));  //@ section-count
 }
 
+// END SOLUTION
 template <class T, class Op>
 void kogge_stone_inplace_scan(const T* d_in, T* d_out, std::size_t n, unsigned section_size, Op op) {
     check_section_size(section_size);
+    // BEGIN SOLUTION
     if (n == 0) return;  // a launch with no blocks is an invalid configuration
     const std::size_t shared_bytes = section_size * sizeof(T);
     kogge_stone_inplace_kernel<<<section_count(n, section_size), section_size, shared_bytes>>>(
         d_in, d_out, n, op);
     SCANLAB_CUDA_CHECK(cudaGetLastError());
+    // END SOLUTION
+    // BEGIN PROMPT
+    //| // TODO 4: launch kogge_stone_inplace_kernel with one block of section_size threads per
+    //| //         section (the last one may be partial) and the dynamic shared memory it needs,
+    //| //         then check the launch with SCANLAB_CUDA_CHECK(cudaGetLastError()).
+    // END PROMPT
 }
 
 template <class T, class Op>
 void kogge_stone_double_buffer_scan(const T* d_in, T* d_out, std::size_t n, unsigned section_size, Op op) {
     check_section_size(section_size);
+    // BEGIN SOLUTION
     if (n == 0) return;  // a launch with no blocks is an invalid configuration
     constexpr std::size_t kBuffers = 2;
     const std::size_t shared_bytes = kBuffers * section_size * sizeof(T);
     kogge_stone_double_buffer_kernel<<<section_count(n, section_size), section_size, shared_bytes>>>(
         d_in, d_out, n, op);
     SCANLAB_CUDA_CHECK(cudaGetLastError());
+    // END SOLUTION
+    // BEGIN PROMPT
+    //| // TODO 4: launch kogge_stone_double_buffer_kernel like the in-place kernel, with the
+    //| //         dynamic shared memory of both buffers.
+    // END PROMPT
 }

@@ -1,0 +1,48 @@
+# A lab's test program, from its folder grader/labs/NN-name/:
+#
+#   scanlab_add_lab_tests(SOURCE <file.cu>)
+#
+# builds labNN_tests from every *_test.cpp of the folder and its instantiations.cu, which
+# #includes SCANLAB_LAB_SOURCE: <file.cu> of the submission's NN-name/ folder (labs/ for
+# students, solutions/ for the kit's own checks). The test program links the grader's
+# harness, is run by ctest (label grader), and is part of `lab_tests`, the target that builds
+# every lab's test program.
+
+add_custom_target(lab_tests)
+
+function(scanlab_add_lab_tests)
+  cmake_parse_arguments(ARG "" "SOURCE" "" ${ARGN})
+  if(NOT ARG_SOURCE)
+    message(FATAL_ERROR "scanlab_add_lab_tests: SOURCE <file.cu> is required")
+  endif()
+  get_filename_component(lab_dir "${CMAKE_CURRENT_SOURCE_DIR}" NAME)
+  if(NOT lab_dir MATCHES "^([0-9][0-9])-[a-z0-9][a-z0-9-]*$")
+    message(FATAL_ERROR "${CMAKE_CURRENT_SOURCE_DIR}: a lab folder is named NN-name")
+  endif()
+  set(target "lab${CMAKE_MATCH_1}_tests")
+  set(lab_file "${SCANLAB_SUBMISSION_DIR}/${lab_dir}/${ARG_SOURCE}")
+  file(GLOB tests CONFIGURE_DEPENDS "${CMAKE_CURRENT_SOURCE_DIR}/*_test.cpp")
+  set(instantiations "${CMAKE_CURRENT_SOURCE_DIR}/instantiations.cu")
+
+  add_executable(${target} ${tests})
+  if(SCANLAB_BACKEND STREQUAL "cuda")
+    set(included "${lab_file}")
+  else()
+    # The instantiation file #includes the rewritten lab file: generate it as part of the
+    # target, and rebuild the instantiations whenever it changes.
+    scanlab_sim_rewrite("${lab_file}" included)
+    target_sources(${target} PRIVATE "${included}")
+    set_source_files_properties("${included}" TARGET_DIRECTORY ${target} PROPERTIES HEADER_FILE_ONLY TRUE GENERATED TRUE)
+    scanlab_sim_rewritten_path("${instantiations}" rewritten_instantiations)
+    set_source_files_properties("${rewritten_instantiations}" TARGET_DIRECTORY ${target}
+      PROPERTIES OBJECT_DEPENDS "${included}")
+  endif()
+  scanlab_add_cuda_sources(${target} "${instantiations}")
+  target_compile_definitions(${target} PRIVATE "SCANLAB_LAB_SOURCE=\"${included}\"")
+  target_include_directories(${target} PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}" "${SCANLAB_LAB_TEST_HELPERS}"
+                                               "${SCANLAB_SUBMISSION_DIR}/${lab_dir}")
+  target_link_libraries(${target} PRIVATE scanlab_grader_harness GTest::gtest)
+  add_dependencies(lab_tests ${target})
+  add_test(NAME ${target} COMMAND ${target})
+  set_tests_properties(${target} PROPERTIES LABELS grader)
+endfunction()

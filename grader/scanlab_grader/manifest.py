@@ -93,12 +93,18 @@ def _unknown_keys(table: dict, allowed: set[str], where: str) -> None:
         raise ManifestError(f"{where}: unknown key {', '.join(repr(k) for k in unknown)}")
 
 
-def _check(table, where: str) -> Check:
+def _entry(table, where: str, name_key: str, allowed: set[str]) -> tuple[str, str]:
+    """A [[check]] or [[mutant]] table's name, and where it is for error messages."""
     if not isinstance(table, dict):
         raise ManifestError(f"{where}: must be a table")
-    cid = _require(table, "id", str, where)
-    where = f"{where} ('{cid}')"
-    _unknown_keys(table, _CHECK_KEYS, where)
+    name = _require(table, name_key, str, where)
+    where = f"{where} ('{name}')"
+    _unknown_keys(table, allowed, where)
+    return name, where
+
+
+def _check(table, where: str) -> Check:
+    cid, where = _entry(table, where, "id", _CHECK_KEYS)
     category = _require(table, "category", str, where)
     if category not in CATEGORIES:
         raise ManifestError(f"{where}: category '{category}' is not one of {', '.join(CATEGORIES)}")
@@ -113,11 +119,7 @@ def _check(table, where: str) -> Check:
 
 
 def _mutant(table, where: str, check_ids: set[str]) -> Mutant:
-    if not isinstance(table, dict):
-        raise ManifestError(f"{where}: must be a table")
-    name = _require(table, "name", str, where)
-    where = f"{where} ('{name}')"
-    _unknown_keys(table, _MUTANT_KEYS, where)
+    name, where = _entry(table, where, "name", _MUTANT_KEYS)
     rejected_by = _require(table, "rejected_by", list, where)
     if not rejected_by or not all(isinstance(c, str) for c in rejected_by):
         raise ManifestError(f"{where}: rejected_by must be a non-empty list of check ids")

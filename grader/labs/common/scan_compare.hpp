@@ -11,6 +11,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "fill_pattern.hpp"
+
 namespace scanlab::grading {
 
 inline constexpr std::size_t kMismatchesShown = 8;
@@ -30,8 +32,9 @@ std::string show(const T& value) {
 }
 
 // Exact when `bounds` is empty; otherwise |actual[i] - expected[i]| <= bounds[i] (a NaN fails).
-// The failure message lists the first mismatches with index, expected, actual and bound,
-// and how many there are in all.
+// The failure message lists the first mismatches with index, expected, actual and bound (or
+// "never written" for an element that still holds the fill pattern), and how many there are
+// in all.
 template <class T>
 ::testing::AssertionResult matches_reference(const std::vector<T>& expected, const std::vector<T>& actual,
                                              const std::vector<T>& bounds = {}) {
@@ -41,6 +44,7 @@ template <class T>
     }
     const bool exact = bounds.empty();
     std::size_t mismatches = 0;
+    std::size_t never_written = 0;
     auto failure = ::testing::AssertionFailure();
     for (std::size_t i = 0; i < expected.size(); ++i) {
         bool equal;
@@ -50,7 +54,11 @@ template <class T>
             equal = actual[i] == expected[i];
         }
         if (equal) continue;
-        if (mismatches < kMismatchesShown) {
+        const bool unwritten = holds_fill_pattern(actual[i]);
+        never_written += unwritten;
+        if (mismatches < kMismatchesShown && unwritten) {
+            failure << "\n  output element " << i << " was never written (expected " << show(expected[i]) << ")";
+        } else if (mismatches < kMismatchesShown) {
             failure << "\n  index " << i << ": expected " << show(expected[i]) << ", actual " << show(actual[i]);
             if (exact) {
                 failure << " (exact)";
@@ -61,7 +69,14 @@ template <class T>
         ++mismatches;
     }
     if (mismatches == 0) return ::testing::AssertionSuccess();
-    return failure << "\n  " << mismatches << " of " << expected.size() << " elements differ";
+    failure << "\n  " << mismatches << " of " << expected.size() << " elements differ";
+    if (never_written > 0) {
+        std::ostringstream fill;
+        fill << "0x" << std::hex << static_cast<unsigned>(kFillByte);
+        failure << ", " << never_written << " of them never written (they still hold the fill pattern, "
+                << fill.str() << " in every byte)";
+    }
+    return failure;
 }
 
 }  // namespace scanlab::grading

@@ -1,6 +1,6 @@
 // An array for a scan's input or output, in host or device memory, fenced by guard bytes.
 //
-// Guards sit right before and after the n elements and hold a known byte pattern; a scan
+// Guards sit right before and after the n elements and hold the fill pattern; a scan
 // that writes outside [0, n) changes them, on either backend and whatever the allocation
 // granularity. Inputs are left unguarded so that the simulator's bounds checks see reads
 // past the end.
@@ -14,6 +14,7 @@
 #include <memory>
 #include <vector>
 
+#include "fill_pattern.hpp"
 #include "scanlab/cuda_check.hpp"
 
 namespace scanlab::grading {
@@ -24,7 +25,7 @@ class TestArrayBytes {
 public:
     // 256 bytes keep the first element as aligned as cudaMalloc's own result.
     static constexpr std::size_t kGuardBytes = 256;
-    static constexpr unsigned char kGuardByte = 0xA5;
+    static constexpr unsigned char kGuardByte = kFillByte;
 
     TestArrayBytes(Space space, std::size_t bytes, bool guarded)
         : space_(space), bytes_(bytes), guard_(guarded ? kGuardBytes : 0) {
@@ -98,7 +99,7 @@ private:
 template <class T>
 class TestArray {
 public:
-    // Output array: n elements of guard pattern, guarded on both sides.
+    // Output array: n elements of the fill pattern, guarded on both sides.
     TestArray(Space space, std::size_t n) : n_(n), bytes_(space, n * sizeof(T), /*guarded=*/true) {}
     // Input array: the given values, unguarded.
     TestArray(Space space, const std::vector<T>& values)

@@ -1,9 +1,15 @@
 # Compiles and links every target of the cuda backend with nvcc, for the reference solutions
 # and for the skeletons, without running anything (no GPU is needed). Run by ctest:
 #   cmake -DSOURCE_DIR=<repo> -DBUILD_ROOT=<dir> -DJOBS=<n> -P CheckNvccBuild.cmake
+# Without the CUDA toolkit the check is skipped (the ctest test's SKIP_REGULAR_EXPRESSION
+# matches the message), except in CI, which must check the GPU build every time.
 find_program(NVCC nvcc HINTS /usr/local/cuda/bin)
 if(NOT NVCC)
-  message(FATAL_ERROR "nvcc was not found: the GPU build cannot be checked on this machine")
+  if("$ENV{CI}" STREQUAL "true")
+    message(FATAL_ERROR "nvcc was not found: CI must check the GPU build (install the CUDA toolkit)")
+  endif()
+  message(NOTICE "nvcc-build skipped: nvcc (the CUDA toolkit) was not found on this machine")
+  return()
 endif()
 
 foreach(submission solutions labs)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -21,7 +22,7 @@ def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="grade",
         description="Build, run and score scanlab labs. Exit status: 0 when every check passed, "
-                    "1 when a check failed, 2 on a usage or manifest error.")
+                    "1 when a check failed, 2 on a usage or manifest error or when this machine lacks what the kit needs.")
     p.add_argument("labs", nargs="+", metavar="LAB", help='"02", "02-kogge-stone" or "all"')
     p.add_argument("--backend", choices=("sim", "cuda"), default="sim",
                    help="sim: CPU simulator, no GPU needed (default); cuda: nvcc and a GPU")
@@ -50,6 +51,27 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--test-binary", action="append", default=[], metavar="NN=PATH", help=argparse.SUPPRESS)
     p.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     return p
+
+
+_DEFAULT_NVCC = Path("/usr/local/cuda/bin/nvcc")
+
+
+def _nvcc_found() -> bool:
+    """Whether nvcc is there; the toolkit's default place is put on PATH for the build."""
+    if shutil.which("nvcc") is not None:
+        return True
+    if _DEFAULT_NVCC.is_file():
+        os.environ["PATH"] = f"{_DEFAULT_NVCC.parent}{os.pathsep}{os.environ.get('PATH', '')}"
+        return True
+    return False
+
+
+def configure_error_lines(output: str, limit: int = 12) -> list[str]:
+    """The lines of CMake's output that say what went wrong, from its first error on."""
+    lines = [l for l in output.splitlines() if l.strip()]
+    errors = [i for i, l in enumerate(lines) if l.startswith("CMake Error")]
+    start = errors[0] if errors else max(0, len(lines) - limit)
+    return lines[start : start + limit]
 
 
 def _resolve_submission(text: str) -> Path:
@@ -91,14 +113,24 @@ def main(argv: list[str] | None = None) -> int:
     tree = None
     configure_error = None
     if any(l.number not in test_binaries for l in labs):
+        if args.backend == "cuda" and not _nvcc_found():
+            print("grade: --backend cuda needs the CUDA toolkit's nvcc, which is neither on PATH nor in "
+                  f"{_DEFAULT_NVCC.parent}; install the toolkit from NVIDIA, or grade on the simulator "
+                  "(--backend sim)", file=sys.stderr)
+            return 2
         tree = BuildTree(REPO, build_root, args.backend, submission, opts.jobs, args.cmake_define)
         print(f"grade: configuring {tree.dir}", file=sys.stderr)
         configured = tree.configure()
         if not configured.ok:
-            configure_error = [l for l in configured.output.splitlines() if l.strip()]
-            errors = [i for i, l in enumerate(configure_error) if l.startswith("CMake Error")]
-            start = errors[0] if errors else max(0, len(configure_error) - 12)
-            configure_error = configure_error[start : start + 12]
+            configure_error = configure_error_lines(configured.output)
+            if not any(str(submission) in line for line in configure_error):
+                # Nothing of the submission's: this machine's set-up is at fault, and no lab
+                # can be graded. Say it once, instead of failing every check of every lab.
+                print("grade: the kit could not be configured on this machine (no lab was graded):\n  "
+                      + "\n  ".join(configure_error)
+                      + "\nMissing packages are installed by common/bin/prerequisites; see README.md.",
+                      file=sys.stderr)
+                return 2
 
     results = []
     for lab in labs:

@@ -149,7 +149,7 @@ def run(cmd: list[str], cwd: Path) -> subprocess.CompletedProcess:
 
 
 def grade(repo: Path, submission: Path, args) -> dict:
-    proc = run([sys.executable, str(repo / "grader" / "grade"), "--submission", str(submission), "--format", "json",
+    proc = run([str(repo / "grader" / "grade"), "--submission", str(submission), "--format", "json",
                 "--build-root", str(args.work_dir / "build"), "--jobs", args.jobs, "99"], repo)
     try:
         return json.loads(proc.stdout)

@@ -37,7 +37,7 @@ def main() -> int:
     if not present:
         print(f"skipped: no lab of the manifest has a directory in {sub_dir}")
         return SKIP
-    cmd = [sys.executable, str(HERE.parent / "grade"), "--backend", args.backend,
+    cmd = [str(HERE.parent / "grade"), "--backend", args.backend,
            "--submission", args.which if args.which == "solutions" else "labs",
            "--format", "json", "--build-root", args.build_root, "--jobs", args.jobs]
     cmd += [l.number for l in present]

@@ -46,7 +46,7 @@ def check_compile_error_isolated(scratch: Path, labs: dict, build_root: Path, ar
     original = source.read_text()
     line = original.count("\n") + 1
     source.write_text(original + "this is not C++;\n")
-    cmd = [sys.executable, str(HERE.parent / "grade"), "--backend", args.backend, "--submission", str(scratch),
+    cmd = [str(HERE.parent / "grade"), "--backend", args.backend, "--submission", str(scratch),
            "--format", "json", "--build-root", str(build_root), "--jobs", args.jobs, broken.number, other.number]
     proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     source.write_text(original)
@@ -112,7 +112,7 @@ def main() -> int:
                 failures.append(f"{label}: {e}")
                 continue
             started = time.monotonic()
-            cmd = [sys.executable, str(HERE.parent / "grade"), "--backend", args.backend, "--submission",
+            cmd = [str(HERE.parent / "grade"), "--backend", args.backend, "--submission",
                    str(scratch), "--format", "json", "--build-root", str(build_root), "--jobs", args.jobs,
                    "--timeout", args.timeout, lab.number]
             proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

@@ -65,7 +65,7 @@ class ProtocolTest(unittest.TestCase):
         # reach the test program.
         env = dict(os.environ, SCANLAB_FAKE_LAB=",".join(behaviours), GTEST_FILTER="NoSuch.Test",
                    GTEST_TOTAL_SHARDS="3", GTEST_SHARD_INDEX="1")
-        cmd = [sys.executable, str(GRADE), "--labs-dir", str(labs_dir or self.labs_dir),
+        cmd = [str(GRADE), "--labs-dir", str(labs_dir or self.labs_dir),
                "--test-binary", f"99={FAKE_LAB}", "--submission", str(self.submission),
                "--build-root", str(Path(self.tmp.name) / "build"), "--format", fmt, *extra, "99"]
         proc = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,

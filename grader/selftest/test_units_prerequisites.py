@@ -1,0 +1,109 @@
+"""common/bin/prerequisites decides right: nothing to do, install as root, install through
+sudo, or one message and exit status 2. dpkg-query, apt-get, sudo and id are stand-ins on
+PATH, so nothing is installed and the machine's own packages do not matter."""
+
+import os
+import subprocess
+import tempfile
+import unittest
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+SCRIPT = REPO / "common" / "bin" / "prerequisites"
+LIST = REPO / "common" / "setup" / "debian-packages.txt"
+
+FAKES = {
+    # dpkg-query -W -f='${Status}' PACKAGE: installed when PACKAGE is in $FAKE_INSTALLED.
+    "dpkg-query": 'for p in $FAKE_INSTALLED; do [ "$p" = "${!#}" ] && { printf "install ok installed"; exit 0; }; done; exit 1',
+    "id": 'echo "$FAKE_UID"',
+    # sudo -n CMD...: allowed when FAKE_SUDO=yes, else the refusal of a sudo that wants a password.
+    "sudo": '[ "$FAKE_SUDO" = yes ] || { echo "sudo: a password is required" >&2; exit 1; }; shift; '
+            'echo "sudo" >> "$FAKE_LOG"; exec "$@"',
+    "apt-get": 'echo "apt-get $*" >> "$FAKE_LOG"; exit "${FAKE_APT_STATUS:-0}"',
+}
+
+
+def packages(purpose: str) -> list[str]:
+    names = []
+    for line in LIST.read_text().splitlines():
+        words = line.split("#")[0].split()
+        if not words:
+            continue
+        if words[0] == "check:":
+            if purpose == "check":
+                names.append(words[1])
+        else:
+            names.append(words[0])
+    return names
+
+
+class PrerequisitesTest(unittest.TestCase):
+    def setUp(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        self.bin = Path(tmp.name) / "bin"
+        self.bin.mkdir()
+        for name, body in FAKES.items():
+            path = self.bin / name
+            path.write_text("#!/usr/bin/env bash\n" + body + "\n")
+            path.chmod(0o755)
+        self.log = Path(tmp.name) / "log"
+        self.log.touch()
+
+    def run_script(self, installed, uid="1000", sudo="no", purpose="grade", apt_status="0"):
+        env = dict(os.environ, PATH=f"{self.bin}:/usr/bin:/bin", FAKE_INSTALLED=" ".join(installed),
+                   FAKE_UID=uid, FAKE_SUDO=sudo, FAKE_LOG=str(self.log), FAKE_APT_STATUS=apt_status)
+        return subprocess.run([str(SCRIPT), purpose], env=env, capture_output=True, text=True, timeout=60)
+
+    def apt_calls(self):
+        return [l for l in self.log.read_text().splitlines() if l.startswith("apt-get")]
+
+    def test_everything_there_is_silent(self):
+        proc = self.run_script(packages("check"), purpose="check")
+        self.assertEqual((proc.returncode, proc.stderr, self.apt_calls()), (0, "", []))
+
+    def test_grading_does_not_need_the_benchmark_library(self):
+        self.assertNotIn("libbenchmark-dev", packages("grade"))
+        self.assertIn("libbenchmark-dev", packages("check"))
+        proc = self.run_script(packages("grade"))
+        self.assertEqual((proc.returncode, self.apt_calls()), (0, []))
+
+    def test_root_installs_exactly_the_missing_packages(self):
+        have = [p for p in packages("grade") if p != "libboost-context-dev"]
+        proc = self.run_script(have, uid="0")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertIn("installing missing Debian packages: libboost-context-dev", proc.stderr)
+        calls = self.apt_calls()
+        self.assertEqual(calls[0], "apt-get update -qq")
+        self.assertEqual(calls[1], "apt-get install -y -qq --no-install-recommends libboost-context-dev")
+        self.assertNotIn("sudo", self.log.read_text())
+
+    def test_passwordless_sudo_installs(self):
+        proc = self.run_script(["cmake"], sudo="yes")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        missing = [p for p in packages("grade") if p != "cmake"]
+        self.assertEqual(self.apt_calls()[1], "apt-get install -y -qq --no-install-recommends " + " ".join(missing))
+        self.assertIn("sudo", self.log.read_text())
+
+    def test_without_rights_one_message_and_status_2(self):
+        proc = self.run_script([p for p in packages("grade") if p not in ("libgtest-dev", "libssl-dev")])
+        self.assertEqual(proc.returncode, 2)
+        self.assertEqual(self.apt_calls(), [])
+        self.assertEqual(proc.stderr.splitlines(), [
+            "scanlab: these Debian packages are missing: libgtest-dev libssl-dev",
+            "scanlab: install them with:  sudo apt-get install libgtest-dev libssl-dev",
+        ])
+
+    def test_failed_install_is_status_2(self):
+        proc = self.run_script([], uid="0", apt_status="100")
+        self.assertEqual(proc.returncode, 2)
+        self.assertIn("apt-get could not install", proc.stderr)
+
+    def test_unknown_argument(self):
+        proc = subprocess.run([str(SCRIPT), "everything"], capture_output=True, text=True)
+        self.assertEqual(proc.returncode, 2)
+        self.assertIn("usage", proc.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()

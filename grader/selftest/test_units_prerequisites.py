@@ -23,17 +23,16 @@ FAKES = {
 }
 
 
-def packages(purpose: str) -> list[str]:
+def packages(purpose: str, backend: str = "sim") -> list[str]:
+    """What the list asks for: every line, or only those whose prefix fits."""
+    wanted = {"": True, "sim:": purpose == "check" or backend == "sim", "check:": purpose == "check"}
     names = []
     for line in LIST.read_text().splitlines():
         words = line.split("#")[0].split()
-        if not words:
-            continue
-        if words[0] == "check:":
-            if purpose == "check":
-                names.append(words[1])
-        else:
-            names.append(words[0])
+        if words:
+            prefix, name = (words[0], words[1]) if words[0].endswith(":") else ("", words[0])
+            if wanted[prefix]:
+                names.append(name)
     return names
 
 
@@ -50,10 +49,13 @@ class PrerequisitesTest(unittest.TestCase):
         self.log = Path(tmp.name) / "log"
         self.log.touch()
 
-    def run_script(self, installed, uid="1000", sudo="no", purpose="grade", apt_status="0"):
+    def run_script(self, installed, uid="1000", sudo="no", purpose="grade", apt_status="0", backend="sim",
+                   skip=""):
         env = dict(os.environ, PATH=f"{self.bin}:/usr/bin:/bin", FAKE_INSTALLED=" ".join(installed),
-                   FAKE_UID=uid, FAKE_SUDO=sudo, FAKE_LOG=str(self.log), FAKE_APT_STATUS=apt_status)
-        return subprocess.run([str(SCRIPT), purpose], env=env, capture_output=True, text=True, timeout=60)
+                   FAKE_UID=uid, FAKE_SUDO=sudo, FAKE_LOG=str(self.log), FAKE_APT_STATUS=apt_status,
+                   SCANLAB_SKIP_PREREQUISITES=skip)
+        return subprocess.run([str(SCRIPT), purpose, "--backend", backend], env=env, capture_output=True,
+                              text=True, timeout=60)
 
     def apt_calls(self):
         return [l for l in self.log.read_text().splitlines() if l.startswith("apt-get")]
@@ -67,6 +69,16 @@ class PrerequisitesTest(unittest.TestCase):
         self.assertIn("libbenchmark-dev", packages("check"))
         proc = self.run_script(packages("grade"))
         self.assertEqual((proc.returncode, self.apt_calls()), (0, []))
+
+    def test_the_gpu_backend_does_not_need_the_simulator(self):
+        self.assertNotIn("libboost-context-dev", packages("grade", "cuda"))
+        self.assertIn("libboost-context-dev", packages("grade", "sim"))
+        proc = self.run_script(packages("grade", "cuda"), backend="cuda")
+        self.assertEqual((proc.returncode, self.apt_calls()), (0, []))
+
+    def test_a_machine_set_up_otherwise_can_skip_the_check(self):
+        proc = self.run_script([], skip="1")
+        self.assertEqual((proc.returncode, proc.stderr, self.apt_calls()), (0, "", []))
 
     def test_root_installs_exactly_the_missing_packages(self):
         have = [p for p in packages("grade") if p != "libboost-context-dev"]

@@ -15,8 +15,6 @@ MemoryRegions regions;
 
 namespace {
 
-constexpr std::size_t kAlignment = 256;  // what cudaMalloc guarantees
-
 std::mutex allocation_mutex;
 std::map<std::uintptr_t, Allocation> allocations;   // by begin address, freed ones kept for reports
 std::map<std::size_t, std::size_t> free_ranges;      // offset -> bytes, coalesced
@@ -32,7 +30,11 @@ void* reserve(std::size_t bytes) {
   return p;
 }
 
-std::size_t round_up(std::size_t n, std::size_t to) { return (n + to - 1) / to * to; }
+// A buffer's share of the global range: the buffer, its red zone, and the padding up to where the
+// next buffer may start. An empty buffer takes a byte, so that every cudaMalloc has its own address.
+std::size_t footprint(std::size_t bytes) {
+  return kGlobalLayout.start(kGlobalLayout.end(0, std::max<std::size_t>(bytes, 1)));
+}
 
 void release_pages(std::uintptr_t begin, std::size_t bytes) {
   const std::uintptr_t page = 4096;
@@ -59,7 +61,7 @@ void ensure_memory() {
 void* allocate_global(std::size_t bytes, Site site) {
   ensure_memory();
   std::lock_guard<std::mutex> lock(allocation_mutex);
-  const std::size_t span = round_up(std::max<std::size_t>(bytes, 1), kAlignment) + kRedZoneBytes;
+  const std::size_t span = footprint(bytes);
   std::size_t offset = kGlobalBytes;
   for (auto it = free_ranges.begin(); it != free_ranges.end(); ++it) {
     if (it->second >= span) {
@@ -76,10 +78,7 @@ void* allocate_global(std::size_t bytes, Site site) {
     bump += span;
   }
   std::uintptr_t begin = regions.global_begin + offset;
-  std::memset(regions.global_validity + offset, kLive, bytes);
-  std::memset(regions.global_validity + offset + bytes, kRedZone, span - bytes);
-  // Fresh device memory holds garbage on a GPU; make reads of it visibly wrong here too.
-  std::memset(reinterpret_cast<void*>(begin), 0xCD, bytes);
+  open_buffer(begin, begin, bytes, begin + span);
   // Forget the freed buffers this one now covers, so lookups find the live one.
   allocations.erase(allocations.lower_bound(begin), allocations.lower_bound(begin + span));
   allocations.emplace(begin, Allocation{begin, bytes, site, false});
@@ -97,8 +96,8 @@ FreeResult free_global(void* p) {
   Allocation& alloc = it->second;
   alloc.freed = true;
   const std::size_t offset = a - regions.global_begin;
-  const std::size_t span = round_up(std::max<std::size_t>(alloc.bytes, 1), kAlignment) + kRedZoneBytes;
-  std::memset(regions.global_validity + offset, kFreed, alloc.bytes);
+  const std::size_t span = footprint(alloc.bytes);
+  mark(a, alloc.bytes, kFreed);
   release_pages(a, alloc.bytes);
   in_use -= alloc.bytes;
   // Return the range, merging with free neighbours so large buffers can be reused.
@@ -125,8 +124,7 @@ const Allocation* allocation_near(std::uintptr_t a) {
   auto it = allocations.upper_bound(a);
   if (it == allocations.begin()) return nullptr;
   --it;
-  const std::size_t span = round_up(std::max<std::size_t>(it->second.bytes, 1), kAlignment) + kRedZoneBytes;
-  return a < it->first + span ? &it->second : nullptr;
+  return a < it->first + footprint(it->second.bytes) ? &it->second : nullptr;
 }
 
 bool global_range_live(const void* p, std::size_t n) {
@@ -146,9 +144,14 @@ unsigned char* shared_arena(unsigned slot) {
   return reinterpret_cast<unsigned char*>(regions.shared_begin + std::size_t{slot} * kSharedArenaBytes);
 }
 
-void mark_shared(unsigned char* begin, std::size_t bytes, Validity v) {
-  std::memset(validity_of(reinterpret_cast<std::uintptr_t>(begin)), v, bytes);
+void open_buffer(std::uintptr_t free_from, std::uintptr_t begin, std::size_t bytes, std::uintptr_t end) {
+  mark(free_from, begin - free_from, kRedZone);
+  mark(begin, bytes, kLive);
+  mark(begin + bytes, end - begin - bytes, kRedZone);
+  std::memset(reinterpret_cast<void*>(begin), kUninitializedByte, bytes);
 }
+
+void mark(std::uintptr_t begin, std::size_t bytes, Validity v) { std::memset(validity_of(begin), v, bytes); }
 
 std::string describe_address(std::uintptr_t a, const Block* block) {
   if (in_shared(a) && block) {

@@ -4,6 +4,7 @@
 // instrumented access of student code asks.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 
@@ -14,7 +15,28 @@ namespace scanlab::sim::detail {
 constexpr std::size_t kGlobalBytes = std::size_t{8} << 30;  // address space; pages are taken when touched
 constexpr std::size_t kSharedArenaBytes = 256 * 1024;       // > the opt-in maximum per block, plus red zones
 constexpr std::size_t kSharedBytes = kSharedArenaBytes * kMaxResidentBlocks;
-constexpr std::size_t kRedZoneBytes = 256;
+
+// Fresh device memory holds garbage on a GPU. Every new buffer, global or shared, is filled with
+// this byte, so that a kernel reading what nobody wrote computes something visibly wrong here too.
+constexpr unsigned char kUninitializedByte = 0xCD;
+
+// How buffers sit in device memory, global and shared alike: each starts at a multiple of its
+// alignment and is followed by a red zone that no other buffer takes, so that running off its
+// end is reported instead of silently reaching the next buffer.
+struct BufferLayout {
+  std::size_t alignment;  // the least alignment of a buffer
+  std::size_t red_zone;   // the least gap after a buffer
+
+  // Where a buffer goes when everything below `free_from` is taken.
+  constexpr std::size_t start(std::size_t free_from, std::size_t buffer_alignment = 1) const {
+    const std::size_t a = std::max(alignment, buffer_alignment);
+    return (free_from + a - 1) / a * a;
+  }
+  // Where the red zone of a buffer of `bytes` at `start` ends.
+  constexpr std::size_t end(std::size_t start, std::size_t bytes) const { return start + bytes + red_zone; }
+};
+constexpr BufferLayout kGlobalLayout{256, 256};  // cudaMalloc's alignment
+constexpr BufferLayout kSharedLayout{16, 16};
 
 // What a byte of device memory is, for out-of-bounds reports.
 enum Validity : std::uint8_t { kUnallocated = 0, kLive = 1, kFreed = 2, kRedZone = 3 };
@@ -60,8 +82,11 @@ bool global_range_live(const void* p, std::size_t n);
 std::size_t global_bytes_in_use();
 
 unsigned char* shared_arena(unsigned slot);
-// Marks [begin, begin+bytes) of a shared arena as a live variable (or as nothing).
-void mark_shared(unsigned char* begin, std::size_t bytes, Validity v);
+// Makes [begin, begin+bytes) a fresh buffer, live and filled with kUninitializedByte, and the
+// alignment padding [free_from, begin) and [begin+bytes, end) its red zone.
+void open_buffer(std::uintptr_t free_from, std::uintptr_t begin, std::size_t bytes, std::uintptr_t end);
+// Marks [begin, begin+bytes) of device memory as `v`.
+void mark(std::uintptr_t begin, std::size_t bytes, Validity v);
 
 // "XY[5] (shared variable XY, declared at file:12)" or "byte 4000 of a 4000-byte buffer
 // allocated at file:30": where an address is, in the student's terms.

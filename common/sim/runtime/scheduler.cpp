@@ -153,17 +153,16 @@ void start_block(Block& b, Launch& launch, unsigned linear, unsigned slot) {
   }
 
   // Shared memory: the dynamic part first, then static variables as they are first declared.
-  if (b.shared_base) mark_shared(b.shared_base, b.shared_used, kUnallocated);
+  if (b.shared_base) mark(reinterpret_cast<std::uintptr_t>(b.shared_base), b.shared_used, kUnallocated);
   b.shared_base = shared_arena(slot);
   b.shared_variables.clear();
   b.dynamic_bytes = launch.dynamic_shared_bytes;
   b.shared_used = 0;
   if (b.dynamic_bytes) {
-    mark_shared(b.shared_base, b.dynamic_bytes, kLive);
-    std::memset(b.shared_base, 0xCD, b.dynamic_bytes);  // shared memory starts as garbage on a GPU
+    const auto base = reinterpret_cast<std::uintptr_t>(b.shared_base);
+    b.shared_used = kSharedLayout.end(0, b.dynamic_bytes);
+    open_buffer(base, base, b.dynamic_bytes, base + b.shared_used);
     b.shared_variables.push_back(SharedVariable{nullptr, 0, b.dynamic_bytes, "extern __shared__ (dynamic)", launch.site});
-    b.shared_used = (b.dynamic_bytes + 15) / 16 * 16 + 16;
-    mark_shared(b.shared_base + b.dynamic_bytes, b.shared_used - b.dynamic_bytes, kRedZone);
   }
 
   b.clock = 1;

@@ -11,9 +11,6 @@
 namespace scanlab::sim::detail {
 namespace {
 
-constexpr std::size_t kSharedRedZone = 16;
-constexpr std::size_t kSharedAlignment = 16;
-
 [[noreturn]] void outside_kernel(const char* name, const char* file, unsigned line) {
   Finding f;
   f.kind = ReportKind::unsupported;
@@ -34,12 +31,12 @@ void* block_shared_storage(const void* key, std::size_t bytes, std::size_t align
   Block& b = *t->block;
   for (const SharedVariable& v : b.shared_variables)
     if (v.key == key) return b.shared_base + v.offset;
-  const std::size_t align = std::max(alignment, kSharedAlignment);
-  const std::size_t offset = (b.shared_used + align - 1) / align * align;
+  const std::size_t offset = kSharedLayout.start(b.shared_used, alignment);
+  const std::size_t end = kSharedLayout.end(offset, bytes);
   std::size_t static_bytes = bytes;
   for (const SharedVariable& v : b.shared_variables)
     if (v.key) static_bytes += v.bytes;
-  if (static_bytes > kDefaultSharedBytesPerBlock || offset + bytes + kSharedRedZone > kSharedArenaBytes) {
+  if (static_bytes > kDefaultSharedBytesPerBlock || end > kSharedArenaBytes) {
     Finding f;
     f.kind = ReportKind::invalid_launch;
     f.headline = "block uses " + std::to_string(static_bytes) + " bytes of static shared memory; the limit is " +
@@ -49,11 +46,9 @@ void* block_shared_storage(const void* key, std::size_t bytes, std::size_t align
     abort_kernel(t, cudaErrorInvalidValue);
   }
   unsigned char* p = b.shared_base + offset;
-  mark_shared(b.shared_base + b.shared_used, offset - b.shared_used, kRedZone);
-  mark_shared(p, bytes, kLive);
-  mark_shared(p + bytes, kSharedRedZone, kRedZone);
-  std::memset(p, 0xCD, bytes);  // uninitialized, as on a GPU
-  b.shared_used = offset + bytes + kSharedRedZone;
+  const auto base = reinterpret_cast<std::uintptr_t>(b.shared_base);
+  open_buffer(base + b.shared_used, base + offset, bytes, base + end);
+  b.shared_used = end;
   b.shared_variables.push_back(SharedVariable{key, offset, bytes, name, Site{file, line}});
   return p;
 }

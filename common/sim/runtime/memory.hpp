@@ -8,9 +8,9 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "state.hpp"
+#include "device_limits.hpp"
 
-namespace scanlab::sim::detail {
+namespace scanlab::sim::detail::memory {
 
 constexpr std::size_t kGlobalBytes = std::size_t{8} << 30;  // address space; pages are taken when touched
 constexpr std::size_t kSharedArenaBytes = 256 * 1024;       // > the opt-in maximum per block, plus red zones
@@ -41,15 +41,15 @@ constexpr BufferLayout kSharedLayout{16, 16};
 // What a byte of device memory is, for out-of-bounds reports.
 enum Validity : std::uint8_t { kUnallocated = 0, kLive = 1, kFreed = 2, kRedZone = 3 };
 
-struct MemoryRegions {
+struct Regions {
   std::uintptr_t global_begin = 0;
   std::uintptr_t shared_begin = 0;
   std::uint8_t* global_validity = nullptr;
   std::uint8_t* shared_validity = nullptr;
   bool ready = false;
 };
-extern MemoryRegions regions;
-void ensure_memory();
+extern Regions regions;
+void ensure_reserved();
 
 inline bool in_global(std::uintptr_t a) { return a - regions.global_begin < kGlobalBytes; }
 inline bool in_shared(std::uintptr_t a) { return a - regions.shared_begin < kSharedBytes; }
@@ -65,31 +65,13 @@ inline bool all_live(std::uintptr_t a, std::size_t n) {
   return true;
 }
 
-struct Allocation {
-  std::uintptr_t begin = 0;
-  std::size_t bytes = 0;
-  Site site;
-  bool freed = false;
-};
-
-void* allocate_global(std::size_t bytes, Site site);
-enum class FreeResult { freed, not_device, not_an_allocation, double_free };
-FreeResult free_global(void* p);
-// The allocation a global address is in or next to, or null: for readable reports.
-const Allocation* allocation_near(std::uintptr_t a);
-// Whether [p, p+n) lies inside one live cudaMalloc buffer.
-bool global_range_live(const void* p, std::size_t n);
-std::size_t global_bytes_in_use();
-
+// The shared memory arena of a resident slot.
 unsigned char* shared_arena(unsigned slot);
+
 // Makes [begin, begin+bytes) a fresh buffer, live and filled with kUninitializedByte, and the
 // alignment padding [free_from, begin) and [begin+bytes, end) its red zone.
 void open_buffer(std::uintptr_t free_from, std::uintptr_t begin, std::size_t bytes, std::uintptr_t end);
 // Marks [begin, begin+bytes) of device memory as `v`.
 void mark(std::uintptr_t begin, std::size_t bytes, Validity v);
 
-// "XY[5] (shared variable XY, declared at file:12)" or "byte 4000 of a 4000-byte buffer
-// allocated at file:30": where an address is, in the student's terms.
-std::string describe_address(std::uintptr_t a, const Block* block);
-
-}  // namespace scanlab::sim::detail
+}  // namespace scanlab::sim::detail::memory

@@ -7,10 +7,13 @@
 #include <mutex>
 #include <string>
 
+#include "device_limits.hpp"
+#include "errors.hpp"
+#include "global_memory.hpp"
 #include "memory.hpp"
 #include "report.hpp"
 #include "schedule.hpp"
-#include "state.hpp"
+#include "thread.hpp"
 
 namespace scanlab::sim::detail {
 namespace {
@@ -29,16 +32,16 @@ cudaError_t misuse(const char* call, const std::string& problem, cudaError_t err
 
 bool is_device_address(const void* p) {
   const auto a = reinterpret_cast<std::uintptr_t>(p);
-  return regions.ready && (in_global(a) || in_shared(a));
+  return memory::regions.ready && (memory::in_global(a) || memory::in_shared(a));
 }
 
 cudaError_t check_device_range(const char* call, const char* which, const void* p, std::size_t bytes) {
-  if (global_range_live(p, bytes)) return cudaSuccess;
+  if (global_memory::range_live(p, bytes)) return cudaSuccess;
   const auto a = reinterpret_cast<std::uintptr_t>(p);
   if (!is_device_address(p))
     return misuse(call, std::string(which) + " is not device memory from cudaMalloc");
   return misuse(call, std::string(which) + " range of " + std::to_string(bytes) + " bytes does not fit in its buffer: " +
-                          describe_address(a, nullptr));
+                          global_memory::describe_address(a));
 }
 
 cudaError_t check_host_pointer(const char* call, const char* which, const void* p) {
@@ -137,7 +140,7 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
   if (device != 0) return cudaErrorInvalidDevice;
   std::memset(prop, 0, sizeof *prop);
   std::strncpy(prop->name, "scanlab CPU simulator", sizeof prop->name - 1);
-  prop->totalGlobalMem = kGlobalBytes;
+  prop->totalGlobalMem = memory::kGlobalBytes;
   prop->sharedMemPerBlock = kDefaultSharedBytesPerBlock;
   prop->sharedMemPerBlockOptin = kMaxSharedBytesPerBlock;
   prop->sharedMemPerMultiprocessor = kMaxSharedBytesPerBlock + 1024;
@@ -173,13 +176,14 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) 
 
 cudaError_t cudaMalloc(void** ptr, std::size_t bytes, const char* file, unsigned line) {
   if (!ptr) return misuse("cudaMalloc", "the output pointer is null");
-  *ptr = allocate_global(bytes, Site{file, line});
+  *ptr = global_memory::allocate(bytes, Site{file, line});
   return *ptr ? cudaSuccess : cudaErrorMemoryAllocation;
 }
 
 cudaError_t cudaFree(void* ptr) {
   if (!ptr) return cudaSuccess;
-  switch (free_global(ptr)) {
+  using global_memory::FreeResult;
+  switch (global_memory::deallocate(ptr)) {
     case FreeResult::freed: return cudaSuccess;
     case FreeResult::not_device: return misuse("cudaFree", "the pointer is not device memory from cudaMalloc");
     case FreeResult::not_an_allocation:
@@ -246,8 +250,8 @@ cudaError_t cudaMemsetAsync(void* ptr, int value, std::size_t bytes, cudaStream_
 }
 
 cudaError_t cudaMemGetInfo(std::size_t* free_bytes, std::size_t* total_bytes) {
-  *total_bytes = kGlobalBytes;
-  *free_bytes = kGlobalBytes - global_bytes_in_use();
+  *total_bytes = memory::kGlobalBytes;
+  *free_bytes = memory::kGlobalBytes - global_memory::bytes_in_use();
   return cudaSuccess;
 }
 

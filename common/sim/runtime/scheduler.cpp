@@ -3,8 +3,6 @@
 // is made by a seeded scheduler, so that code relying on one particular order fails here too.
 #include "scheduler.hpp"
 
-#include <sys/mman.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -17,7 +15,9 @@
 #include "block.hpp"
 #include "device_limits.hpp"
 #include "errors.hpp"
+#include "fiber_stacks.hpp"
 #include "launch.hpp"
+#include "launch_configuration.hpp"
 #include "race_detector.hpp"
 #include "report.hpp"
 #include "schedule.hpp"
@@ -35,50 +35,6 @@ namespace {
 // Rounds in which no resident thread did anything but spin before a deadlock is declared.
 // Large enough for bounded spin loops with a retry counter to give up on their own.
 constexpr unsigned kDeadlockRounds = 20000;
-constexpr std::size_t kStackBytes = 64 * 1024;  // small stacks keep the fibers of a block TLB-friendly
-constexpr std::size_t kGuardBytes = 4096;
-
-// Fiber stacks, reused from launch to launch; a guard page turns an overflow into a crash.
-class StackPool {
- public:
-  boost::context::stack_context take() {
-    if (!free_.empty()) {
-      boost::context::stack_context sc = free_.back();
-      free_.pop_back();
-      return sc;
-    }
-    void* base = mmap(nullptr, kStackBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (base == MAP_FAILED) {
-      std::fprintf(stderr, "scanlab-sim: out of memory for thread stacks\n");
-      std::abort();
-    }
-    mprotect(base, kGuardBytes, PROT_NONE);
-    // Stacks are 256 KiB apart, so their tops would all fall into the same cache sets; each
-    // stack starts at its own offset (cache colouring), which it keeps for its whole life.
-    const std::size_t colour = (created_++ % kColours) * kColourStride;
-    boost::context::stack_context sc;
-    sc.size = kStackBytes - colour;
-    sc.sp = static_cast<char*>(base) + sc.size;
-    return sc;
-  }
-  void give_back(boost::context::stack_context& sc) { free_.push_back(sc); }
-
- private:
-  static constexpr std::size_t kColours = 13;
-  static constexpr std::size_t kColourStride = 1024 + 64;  // at most 13 KiB of each stack
-  std::vector<boost::context::stack_context> free_;
-  std::size_t created_ = 0;
-};
-
-StackPool& stacks() {
-  static StackPool* pool = new StackPool;  // never destroyed: parked fibers outlive static destructors
-  return *pool;
-}
-
-struct PooledStack {
-  boost::context::stack_context allocate() { return stacks().take(); }
-  void deallocate(boost::context::stack_context& sc) noexcept { stacks().give_back(sc); }
-};
 
 std::mutex launch_mutex;  // one launch at a time per process
 std::uint32_t launch_counter = 0;
@@ -246,50 +202,6 @@ std::vector<unsigned> dispatch_order(unsigned count, const Schedule& s, Random& 
   return order;
 }
 
-void report_invalid_launch(const LaunchRequest& r, const std::string& why, cudaError_t error) {
-  Finding f;
-  f.kind = ReportKind::invalid_launch;
-  f.headline = "invalid kernel launch: " + why;
-  f.parties.push_back(host_party("launch", locate(Site{r.file, r.line})));
-  f.details.push_back("the kernel did not run; cudaGetLastError() returns " + std::string(cudaGetErrorName(error)));
-  report(f);
-  set_pending_error(error);
-}
-
-// CUDA 13 answers every configuration the device cannot run with cudaErrorInvalidValue
-// (older toolkits said cudaErrorInvalidConfiguration for some); the simulator answers the same.
-bool valid_configuration(const LaunchRequest& r) {
-  const dim3 b = r.block, g = r.grid;
-  const unsigned long long threads = 1ull * b.x * b.y * b.z;
-  if (threads == 0 || g.x == 0 || g.y == 0 || g.z == 0) {
-    report_invalid_launch(r, "a grid or block dimension is 0", cudaErrorInvalidValue);
-    return false;
-  }
-  if (threads > kMaxThreadsPerBlock || b.x > 1024 || b.y > 1024 || b.z > 64) {
-    report_invalid_launch(r,
-                          "a block of " + std::to_string(threads) + " threads (" + std::to_string(b.x) + "x" +
-                              std::to_string(b.y) + "x" + std::to_string(b.z) +
-                              "); a block may have at most 1024 threads, and at most 1024x1024x64 per dimension",
-                          cudaErrorInvalidValue);
-    return false;
-  }
-  if (g.y > 65535 || g.z > 65535 || 1ull * g.x * g.y * g.z > (1ull << 24)) {
-    report_invalid_launch(r, "the grid has more blocks than the simulator runs (2^24) or y/z over 65535",
-                          cudaErrorInvalidValue);
-    return false;
-  }
-  if (r.dynamic_shared_bytes > shared_memory::dynamic_limit()) {
-    report_invalid_launch(r,
-                          std::to_string(r.dynamic_shared_bytes) + " bytes of dynamic shared memory; the limit is " +
-                              std::to_string(shared_memory::dynamic_limit()) +
-                              " (raise it up to 227 KiB with cudaFuncSetAttribute("
-                              "kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes))",
-                          cudaErrorInvalidValue);
-    return false;
-  }
-  return true;
-}
-
 }  // namespace
 
 void scheduler::suspend(Thread* t) { t->scheduler = std::move(t->scheduler).resume(); }
@@ -327,7 +239,7 @@ void launch(const LaunchRequest& request) {
     report(f);
     scheduler::abort_kernel(current_thread, cudaErrorNotSupported);
   }
-  if (!valid_configuration(request)) return;
+  if (!valid_launch_configuration(request)) return;
   std::lock_guard<std::mutex> lock(launch_mutex);
 
   Launch launch;

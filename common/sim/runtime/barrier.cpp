@@ -88,7 +88,8 @@ void report_stuck_block(Block& b) {
       waiting_at_warp += 1;
     }
   }
-  if (at_barrier) f.parties.push_back(party(name_of(at_barrier->barrier.kind), at_barrier, locate(at_barrier->barrier.site)));
+  if (at_barrier)
+    f.parties.push_back(party(name_of(at_barrier->barrier.kind), at_barrier, locate(at_barrier->barrier.site)));
   if (at_warp) f.parties.push_back(party("warp intrinsic", at_warp, locate(*warp::waiting_site(*at_warp))));
   f.details.push_back(std::to_string(b.barrier.waiting) + " threads wait at a barrier, " +
                       std::to_string(waiting_at_warp) + " in warp intrinsics");

@@ -24,7 +24,7 @@ struct Arrival {
 
 // A block's part.
 struct BlockBarrier {
-  unsigned waiting = 0;       // threads waiting at a barrier
+  unsigned waiting = 0;        // threads waiting at a barrier
   std::uint32_t interval = 1;  // barriers crossed + 1: accesses in different intervals are ordered
   Site last;                   // the last barrier crossed, for race reports
 };

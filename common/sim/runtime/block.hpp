@@ -30,10 +30,10 @@ struct Block {
   bool finished = false;
   bool progress = false;  // something other than spinning happened in the current round
 
-  barrier::BlockBarrier barrier;      // barrier.cpp
-  std::vector<warp::Warp> warps;      // warp.cpp
-  shared_memory::Arena shared;        // shared_memory.cpp
-  race_detector::BlockClocks race;    // race_detector.cpp
+  barrier::BlockBarrier barrier;    // barrier.cpp
+  std::vector<warp::Warp> warps;    // warp.cpp
+  shared_memory::Arena shared;      // shared_memory.cpp
+  race_detector::BlockClocks race;  // race_detector.cpp
 };
 
 }  // namespace scanlab::sim::detail

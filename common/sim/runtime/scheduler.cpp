@@ -49,8 +49,8 @@ void thread_exit(Thread* t) {
 // block that takes this slot hands it new coordinates. Creating a fiber per CUDA thread would
 // cost more than everything else a short kernel does.
 void start_thread(Thread* t) {
-  t->fiber = boost::context::fiber(std::allocator_arg, PooledStack{}, [t](boost::context::fiber&& scheduler) {
-    t->scheduler = std::move(scheduler);
+  t->fiber = boost::context::fiber(std::allocator_arg, PooledStack{}, [t](boost::context::fiber&& scheduler_fiber) {
+    t->scheduler = std::move(scheduler_fiber);
     for (;;) {
       const Launch& launch = *t->block->launch;
       launch.thread_entry(launch.kernel_call);

@@ -16,10 +16,11 @@
 #include "scheduler.hpp"
 
 namespace scanlab::sim::detail {
-namespace shared_memory {
 namespace {
 
 using memory::kSharedLayout;
+using shared_memory::Arena;
+using shared_memory::Variable;
 
 std::size_t max_dynamic_bytes = kDefaultSharedBytesPerBlock;  // one limit for all kernels: the largest asked for
 
@@ -45,9 +46,9 @@ void place(Arena& arena, const Variable& v) {
 
 }  // namespace
 
-std::size_t dynamic_limit() { return max_dynamic_bytes; }
+std::size_t shared_memory::dynamic_limit() { return max_dynamic_bytes; }
 
-void begin_block(Block& b) {
+void shared_memory::begin_block(Block& b) {
   Arena& arena = b.shared;
   arena.base = memory::shared_arena(b.slot);
   arena.used = 0;
@@ -57,9 +58,11 @@ void begin_block(Block& b) {
     place(arena, Variable{nullptr, 0, launch.dynamic_shared_bytes, "extern __shared__ (dynamic)", launch.site});
 }
 
-void end_block(Block& b) { memory::mark(reinterpret_cast<std::uintptr_t>(b.shared.base), b.shared.used, memory::kUnallocated); }
+void shared_memory::end_block(Block& b) {
+  memory::mark(reinterpret_cast<std::uintptr_t>(b.shared.base), b.shared.used, memory::kUnallocated);
+}
 
-std::string describe_address(std::uintptr_t a, const Block& b) {
+std::string shared_memory::describe_address(std::uintptr_t a, const Block& b) {
   if (!memory::in_shared(a)) return global_memory::describe_address(a);
   const std::uintptr_t base = reinterpret_cast<std::uintptr_t>(b.shared.base);
   const Variable* nearest = nullptr;
@@ -77,20 +80,18 @@ std::string describe_address(std::uintptr_t a, const Block& b) {
   return "shared memory at offset " + std::to_string(a - base) + ", outside every shared variable";
 }
 
-}  // namespace shared_memory
-
 void* block_shared_storage(const void* key, std::size_t bytes, std::size_t alignment, const char* name,
                            const char* file, unsigned line) {
   Thread* t = current_thread;
-  if (!t) shared_memory::outside_kernel(name, file, line);
-  shared_memory::Arena& arena = t->block->shared;
-  for (const shared_memory::Variable& v : arena.variables)
+  if (!t) outside_kernel(name, file, line);
+  Arena& arena = t->block->shared;
+  for (const Variable& v : arena.variables)
     if (v.key == key) return arena.base + v.offset;
-  const std::size_t offset = memory::kSharedLayout.start(arena.used, alignment);
+  const std::size_t offset = kSharedLayout.start(arena.used, alignment);
   std::size_t static_bytes = bytes;
-  for (const shared_memory::Variable& v : arena.variables)
+  for (const Variable& v : arena.variables)
     if (v.key) static_bytes += v.bytes;
-  if (static_bytes > kDefaultSharedBytesPerBlock || memory::kSharedLayout.end(offset, bytes) > memory::kSharedArenaBytes) {
+  if (static_bytes > kDefaultSharedBytesPerBlock || kSharedLayout.end(offset, bytes) > memory::kSharedArenaBytes) {
     Finding f;
     f.kind = ReportKind::invalid_launch;
     f.headline = "block uses " + std::to_string(static_bytes) + " bytes of static shared memory; the limit is " +
@@ -99,14 +100,14 @@ void* block_shared_storage(const void* key, std::size_t bytes, std::size_t align
     report(f);
     scheduler::abort_kernel(t, cudaErrorInvalidValue);
   }
-  shared_memory::place(arena, shared_memory::Variable{key, offset, bytes, name, Site{file, line}});
+  place(arena, Variable{key, offset, bytes, name, Site{file, line}});
   return arena.base + offset;
 }
 
 void* block_dynamic_shared(std::size_t, const char* name, const char* file, unsigned line) {
   Thread* t = current_thread;
-  if (!t) shared_memory::outside_kernel(name, file, line);
-  shared_memory::Arena& arena = t->block->shared;
+  if (!t) outside_kernel(name, file, line);
+  Arena& arena = t->block->shared;
   if (!arena.variables.empty() && arena.variables.front().key == nullptr) {
     arena.variables.front().name = name;  // name it as the kernel does, for reports
     arena.variables.front().declared = Site{file, line};
@@ -116,7 +117,7 @@ void* block_dynamic_shared(std::size_t, const char* name, const char* file, unsi
 
 cudaError_t set_max_dynamic_shared_memory(int bytes) {
   if (bytes < 0 || static_cast<std::size_t>(bytes) > kMaxSharedBytesPerBlock) return cudaErrorInvalidValue;
-  shared_memory::max_dynamic_bytes = std::max(shared_memory::max_dynamic_bytes, static_cast<std::size_t>(bytes));
+  max_dynamic_bytes = std::max(max_dynamic_bytes, static_cast<std::size_t>(bytes));
   return cudaSuccess;
 }
 

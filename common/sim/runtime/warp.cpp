@@ -235,7 +235,9 @@ int __any_sync(unsigned mask, int predicate, const char* file, unsigned line) {
 int __all_sync(unsigned mask, int predicate, const char* file, unsigned line) {
   return static_cast<int>(vote(CollectiveKind::all, mask, predicate, file, line));
 }
-void __syncwarp(unsigned mask, const char* file, unsigned line) { vote(CollectiveKind::syncwarp, mask, 1, file, line); }
+void __syncwarp(unsigned mask, const char* file, unsigned line) {
+  vote(CollectiveKind::syncwarp, mask, 1, file, line);
+}
 unsigned __activemask() {
   const scanlab::sim::detail::Thread* t = scanlab::sim::detail::current_thread;
   if (!t) return 0;

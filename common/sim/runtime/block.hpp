@@ -28,7 +28,7 @@ struct Block {
   std::vector<Thread*> runnable;  // threads to resume in the next round
   std::vector<Thread*> round;     // scratch
   bool finished = false;
-  bool progress = false;  // something other than spinning happened in the current round
+  bool progress = false;  // more than spinning happened in this round: set by whatever wakes threads
 
   barrier::BlockBarrier barrier;    // barrier.cpp
   std::vector<warp::Warp> warps;    // warp.cpp

@@ -3,9 +3,11 @@
 // operator used by CPU scans) it is a real atomic operation, since host threads run in parallel.
 #include <cstring>
 
+#include "block.hpp"
 #include "memory.hpp"
 #include "race_detector.hpp"
-#include "state.hpp"
+#include "scheduler.hpp"
+#include "thread.hpp"
 
 namespace scanlab::sim::detail {
 namespace {
@@ -22,10 +24,10 @@ T atomic_update(T* p, Update update, std::uintptr_t pc) {
     return old;
   }
   const auto address = reinterpret_cast<std::uintptr_t>(p);
-  const bool device = in_global(address) || in_shared(address);
+  const bool device = memory::in_global(address) || memory::in_shared(address);
   if (device) {
-    check_access(t, address, sizeof(T), kAtomic | kWrite, pc);
-    acquire(t, address);
+    race_detector::check_access(t, address, sizeof(T), race_detector::kAtomic | race_detector::kWrite, pc);
+    race_detector::acquire(t, address);
   }
   const T old = *p;
   const T desired = update(old);
@@ -33,8 +35,8 @@ T atomic_update(T* p, Update update, std::uintptr_t pc) {
     *p = desired;
     t->stored_since_yield = true;  // progress, for deadlock detection
   }
-  if (device) release(t, address);
-  yield(t, pc);
+  if (device) race_detector::release(t, address);
+  scheduler::yield(t, pc);
   return old;
 }
 
@@ -44,11 +46,7 @@ void fence(bool device_scope) {
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     return;
   }
-  if (device_scope) {
-    // Everything this block wrote so far becomes visible to a block that acquires a later flag.
-    t->block->published = t->block->clock;
-    t->block->clock += 1;
-  }
+  if (device_scope) race_detector::publish(*t->block);
 }
 
 }  // namespace
@@ -89,5 +87,5 @@ void __threadfence(const char*, unsigned) { scanlab::sim::detail::fence(true); }
 void __threadfence_system(const char*, unsigned) { scanlab::sim::detail::fence(true); }
 void __threadfence_block(const char*, unsigned) { scanlab::sim::detail::fence(false); }
 void __nanosleep(unsigned) {
-  if (auto* t = scanlab::sim::detail::current_thread) scanlab::sim::detail::yield(t, SCANLAB_PC);
+  if (auto* t = scanlab::sim::detail::current_thread) scanlab::sim::detail::scheduler::yield(t, SCANLAB_PC);
 }

@@ -1,23 +1,26 @@
-// Block barriers with CUDA's rules. All live threads of a block must wait at the same
-// __syncthreads (same call site, same kind) before any passes; threads that have exited count
-// as arrived, as PTX defines, which is reported as a warning because CUDA C++ asks for
-// barriers in uniform control flow.
+// All live threads of a block must wait at the same __syncthreads (same call site, same kind)
+// before any passes. Threads that have exited count as arrived, as PTX defines, which is
+// reported as a warning because CUDA C++ asks for barriers in uniform control flow.
+#include "barrier.hpp"
+
 #include <cstring>
-#include <map>
 #include <string>
+#include <vector>
 
+#include "block.hpp"
 #include "report.hpp"
-#include "state.hpp"
+#include "scheduler.hpp"
+#include "warp.hpp"
 
-namespace scanlab::sim::detail {
+namespace scanlab::sim::detail::barrier {
 namespace {
 
-const char* barrier_name(BarrierKind kind) {
+const char* name_of(Kind kind) {
   switch (kind) {
-    case BarrierKind::sync: return "__syncthreads";
-    case BarrierKind::count: return "__syncthreads_count";
-    case BarrierKind::all: return "__syncthreads_and";
-    case BarrierKind::any: return "__syncthreads_or";
+    case Kind::sync: return "__syncthreads";
+    case Kind::count: return "__syncthreads_count";
+    case Kind::all: return "__syncthreads_and";
+    case Kind::any: return "__syncthreads_or";
   }
   return "__syncthreads";
 }
@@ -32,25 +35,6 @@ std::string thread_range(const Block& b, unsigned first, unsigned last, unsigned
   return s + " (" + std::to_string(count) + " thread" + (count == 1 ? "" : "s") + ")";
 }
 
-int wait_at_barrier(BarrierKind kind, int predicate, const char* file, unsigned line) {
-  Thread* t = current_thread;
-  if (!t) {
-    Finding f;
-    f.kind = ReportKind::unsupported;
-    f.headline = std::string(barrier_name(kind)) + "() called from host code";
-    f.parties.push_back(host_party("call", locate(Site{file, line})));
-    report(f);
-    return 0;
-  }
-  t->waiting = Waiting::barrier;
-  t->barrier_site = Site{file, line};
-  t->barrier_kind = kind;
-  t->barrier_predicate = predicate != 0;
-  t->block->at_barrier += 1;
-  suspend(t);
-  return t->barrier_result;
-}
-
 void report_divergence(Block& b) {
   Finding f;
   f.kind = ReportKind::barrier_divergence;
@@ -59,7 +43,7 @@ void report_divergence(Block& b) {
   // Group the waiting threads by call site, in thread order, for a readable summary.
   struct Group {
     Site site;
-    BarrierKind kind;
+    Kind kind;
     unsigned first, last, count;
   };
   std::vector<Group> groups;
@@ -68,13 +52,13 @@ void report_divergence(Block& b) {
     if (t.exited) continue;
     Group* g = nullptr;
     for (Group& candidate : groups)
-      if (same_site(candidate.site, t.barrier_site) && candidate.kind == t.barrier_kind) g = &candidate;
-    if (!g) groups.push_back(Group{t.barrier_site, t.barrier_kind, i, i, 0}), g = &groups.back();
+      if (same_site(candidate.site, t.barrier.site) && candidate.kind == t.barrier.kind) g = &candidate;
+    if (!g) groups.push_back(Group{t.barrier.site, t.barrier.kind, i, i, 0}), g = &groups.back();
     g->last = i;
     g->count += 1;
   }
   for (const Group& g : groups) {
-    f.parties.push_back(party(barrier_name(g.kind), &b.threads[g.first], locate(g.site)));
+    f.parties.push_back(party(name_of(g.kind), &b.threads[g.first], locate(g.site)));
     f.details.push_back("threads " + thread_range(b, g.first, g.last, g.count) + " wait at " +
                         locate(g.site).text());
   }
@@ -82,62 +66,7 @@ void report_divergence(Block& b) {
                       "keep barriers out of branches that depend on threadIdx");
   f.details.push_back("the kernel was stopped; the launch reports cudaErrorLaunchFailure");
   report(f);
-  b.launch->aborted = true;
-  b.launch->error = cudaErrorLaunchFailure;
-}
-
-}  // namespace
-
-void warn_barrier_after_exit(Block& b, const Thread& first) {
-  if (!first_time(ReportKind::barrier_after_exit, reinterpret_cast<std::uintptr_t>(first.barrier_site.file),
-                  first.barrier_site.line))
-    return;
-  Finding f;
-  f.kind = ReportKind::barrier_after_exit;
-  f.is_error = false;
-  const unsigned exited = b.thread_count - b.live;
-  f.headline = std::to_string(exited) + " thread" + (exited == 1 ? "" : "s") + " of block " + format_index(b.index) +
-               " had exited before the other threads reached a barrier";
-  f.parties.push_back(party(barrier_name(first.barrier_kind), &first, locate(first.barrier_site)));
-  f.details.push_back("exited threads count as arrived (as on the GPU), so this runs correctly; CUDA C++ still "
-                      "asks that all threads of a block reach every barrier, e.g. skip work with if (i < n) "
-                      "instead of returning early");
-  report(f);
-}
-
-void release_barrier(Block& b) {
-  const Thread* first = nullptr;
-  for (unsigned i = 0; i < b.thread_count && !first; ++i)
-    if (!b.threads[i].exited) first = &b.threads[i];
-  for (unsigned i = 0; i < b.thread_count; ++i) {
-    const Thread& t = b.threads[i];
-    if (!t.exited && (!same_site(t.barrier_site, first->barrier_site) || t.barrier_kind != first->barrier_kind)) {
-      report_divergence(b);
-      return;
-    }
-  }
-  if (b.live < b.thread_count) warn_barrier_after_exit(b, *first);
-  int count = 0;
-  for (unsigned i = 0; i < b.thread_count; ++i)
-    if (!b.threads[i].exited) count += b.threads[i].barrier_predicate;
-  int result = 0;
-  switch (first->barrier_kind) {
-    case BarrierKind::sync: result = 0; break;
-    case BarrierKind::count: result = count; break;
-    case BarrierKind::all: result = count == static_cast<int>(b.live); break;
-    case BarrierKind::any: result = count > 0; break;
-  }
-  b.last_barrier = first->barrier_site;
-  b.interval += 1;
-  b.at_barrier = 0;
-  for (unsigned i = 0; i < b.thread_count; ++i) {
-    Thread& t = b.threads[i];
-    if (t.exited) continue;
-    t.waiting = Waiting::no;
-    t.barrier_result = result;
-    b.runnable.push_back(&t);
-  }
-  b.progress = true;
+  scheduler::stop(*b.launch, cudaErrorLaunchFailure);
 }
 
 // Every live thread waits, but not all at a barrier: some lanes wait in a warp collective for
@@ -149,36 +78,114 @@ void report_stuck_block(Block& b) {
                ": some threads wait at a barrier while others wait in a warp intrinsic";
   const Thread* at_barrier = nullptr;
   const Thread* at_warp = nullptr;
+  unsigned waiting_at_warp = 0;
   for (unsigned i = 0; i < b.thread_count; ++i) {
     const Thread& t = b.threads[i];
     if (t.exited) continue;
     if (t.waiting == Waiting::barrier && !at_barrier) at_barrier = &t;
-    if (t.waiting == Waiting::warp && !at_warp) at_warp = &t;
+    if (t.waiting == Waiting::warp) {
+      if (!at_warp) at_warp = &t;
+      waiting_at_warp += 1;
+    }
   }
-  if (at_barrier) f.parties.push_back(party(barrier_name(at_barrier->barrier_kind), at_barrier, locate(at_barrier->barrier_site)));
-  if (at_warp) {
-    const Warp& w = b.warps[at_warp->warp];
-    for (const WarpGroup& g : w.pending)
-      if (g.mask & (1u << at_warp->lane)) f.parties.push_back(party("warp intrinsic", at_warp, locate(g.site)));
-  }
-  f.details.push_back(std::to_string(b.at_barrier) + " threads wait at a barrier, " + std::to_string(b.at_warp) +
-                      " in warp intrinsics");
+  if (at_barrier)
+    f.parties.push_back(party(name_of(at_barrier->barrier.kind), at_barrier, locate(at_barrier->barrier.site)));
+  if (at_warp) f.parties.push_back(party("warp intrinsic", at_warp, locate(*warp::waiting_site(*at_warp))));
+  f.details.push_back(std::to_string(b.barrier.waiting) + " threads wait at a barrier, " +
+                      std::to_string(waiting_at_warp) + " in warp intrinsics");
   report(f);
-  b.launch->aborted = true;
-  b.launch->error = cudaErrorLaunchFailure;
+  scheduler::stop(*b.launch, cudaErrorLaunchFailure);
 }
 
-}  // namespace scanlab::sim::detail
-
-void __syncthreads(const char* file, unsigned line) {
-  scanlab::sim::detail::wait_at_barrier(scanlab::sim::detail::BarrierKind::sync, 0, file, line);
+void warn_barrier_after_exit(Block& b, const Thread& first) {
+  if (!first_time(ReportKind::barrier_after_exit, reinterpret_cast<std::uintptr_t>(first.barrier.site.file),
+                  first.barrier.site.line))
+    return;
+  Finding f;
+  f.kind = ReportKind::barrier_after_exit;
+  f.is_error = false;
+  const unsigned exited = b.thread_count - b.live;
+  f.headline = std::to_string(exited) + " thread" + (exited == 1 ? "" : "s") + " of block " + format_index(b.index) +
+               " had exited before the other threads reached a barrier";
+  f.parties.push_back(party(name_of(first.barrier.kind), &first, locate(first.barrier.site)));
+  f.details.push_back("exited threads count as arrived (as on the GPU), so this runs correctly; CUDA C++ still "
+                      "asks that all threads of a block reach every barrier, e.g. skip work with if (i < n) "
+                      "instead of returning early");
+  report(f);
 }
+
+int arrive_and_wait(Kind kind, int predicate, const char* file, unsigned line) {
+  Thread* t = current_thread;
+  if (!t) {
+    Finding f;
+    f.kind = ReportKind::unsupported;
+    f.headline = std::string(name_of(kind)) + "() called from host code";
+    f.parties.push_back(host_party("call", locate(Site{file, line})));
+    report(f);
+    return 0;
+  }
+  t->barrier.site = Site{file, line};
+  t->barrier.kind = kind;
+  t->barrier.predicate = predicate != 0;
+  t->block->barrier.waiting += 1;
+  scheduler::wait(t, Waiting::barrier);
+  return t->barrier.result;
+}
+
+}  // namespace
+
+void begin_block(Block& b) { b.barrier = BlockBarrier{}; }
+
+void release(Block& b) {
+  if (b.barrier.waiting != b.live) {
+    report_stuck_block(b);
+    return;
+  }
+  const Thread* first = nullptr;
+  for (unsigned i = 0; i < b.thread_count && !first; ++i)
+    if (!b.threads[i].exited) first = &b.threads[i];
+  for (unsigned i = 0; i < b.thread_count; ++i) {
+    const Thread& t = b.threads[i];
+    if (!t.exited && (!same_site(t.barrier.site, first->barrier.site) || t.barrier.kind != first->barrier.kind)) {
+      report_divergence(b);
+      return;
+    }
+  }
+  if (b.live < b.thread_count) warn_barrier_after_exit(b, *first);
+  int count = 0;
+  for (unsigned i = 0; i < b.thread_count; ++i)
+    if (!b.threads[i].exited) count += b.threads[i].barrier.predicate;
+  int result = 0;
+  switch (first->barrier.kind) {
+    case Kind::sync: result = 0; break;
+    case Kind::count: result = count; break;
+    case Kind::all: result = count == static_cast<int>(b.live); break;
+    case Kind::any: result = count > 0; break;
+  }
+  b.barrier.last = first->barrier.site;
+  b.barrier.interval += 1;
+  b.barrier.waiting = 0;
+  for (unsigned i = 0; i < b.thread_count; ++i) {
+    Thread& t = b.threads[i];
+    if (t.exited) continue;
+    t.barrier.result = result;
+    scheduler::wake(b, t);
+  }
+  b.progress = true;
+}
+
+}  // namespace scanlab::sim::detail::barrier
+
+using scanlab::sim::detail::barrier::arrive_and_wait;
+using scanlab::sim::detail::barrier::Kind;
+
+void __syncthreads(const char* file, unsigned line) { arrive_and_wait(Kind::sync, 0, file, line); }
 int __syncthreads_count(int predicate, const char* file, unsigned line) {
-  return scanlab::sim::detail::wait_at_barrier(scanlab::sim::detail::BarrierKind::count, predicate, file, line);
+  return arrive_and_wait(Kind::count, predicate, file, line);
 }
 int __syncthreads_and(int predicate, const char* file, unsigned line) {
-  return scanlab::sim::detail::wait_at_barrier(scanlab::sim::detail::BarrierKind::all, predicate, file, line);
+  return arrive_and_wait(Kind::all, predicate, file, line);
 }
 int __syncthreads_or(int predicate, const char* file, unsigned line) {
-  return scanlab::sim::detail::wait_at_barrier(scanlab::sim::detail::BarrierKind::any, predicate, file, line);
+  return arrive_and_wait(Kind::any, predicate, file, line);
 }

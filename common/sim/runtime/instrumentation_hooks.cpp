@@ -6,12 +6,18 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "global_memory.hpp"
 #include "memory.hpp"
 #include "race_detector.hpp"
 #include "report.hpp"
+#include "scheduler.hpp"
+#include "thread.hpp"
 
 namespace scanlab::sim::detail {
 namespace {
+
+using race_detector::kVolatile;
+using race_detector::kWrite;
 
 void report_host_access(std::uintptr_t address, std::uint8_t flags, std::uintptr_t pc) {
   if (!first_time(ReportKind::host_access, pc, 0)) return;
@@ -20,7 +26,7 @@ void report_host_access(std::uintptr_t address, std::uint8_t flags, std::uintptr
   f.headline = std::string("host code ") + ((flags & kWrite) ? "wrote to" : "read from") +
                " device memory through a pointer from cudaMalloc";
   f.parties.push_back(host_party((flags & kWrite) ? "write" : "read", locate(pc)));
-  f.details.push_back("location: " + describe_address(address, nullptr));
+  f.details.push_back("location: " + global_memory::describe_address(address));
   f.details.push_back("on a GPU this crashes the program: copy the data with cudaMemcpy instead");
   report(f);
 }
@@ -29,18 +35,18 @@ inline void access(void* p, std::size_t bytes, std::uint8_t flags, std::uintptr_
   const auto address = reinterpret_cast<std::uintptr_t>(p);
   Thread* t = current_thread;
   if (!t) {
-    if (regions.ready && in_global(address)) report_host_access(address, flags, pc);
+    if (memory::regions.ready && memory::in_global(address)) report_host_access(address, flags, pc);
     return;
   }
   // A volatile access is how CUDA code spin-waits: give the other threads a turn. Before the
   // access, not after: the load or store follows this hook directly, so a volatile load sees
   // the value that was there when it acquired (a flag seen set was also acquired).
-  if (flags & kVolatile) yield(t, pc);
-  if (in_global(address) || in_shared(address)) {
-    check_access(t, address, bytes, flags, pc);
+  if (flags & kVolatile) scheduler::yield(t, pc);
+  if (memory::in_global(address) || memory::in_shared(address)) {
+    race_detector::check_access(t, address, bytes, flags, pc);
     if (flags & kVolatile) {
-      if (flags & kWrite) release(t, address);
-      else acquire(t, address);
+      if (flags & kWrite) race_detector::release(t, address);
+      else race_detector::acquire(t, address);
     }
   }
 }
@@ -49,9 +55,9 @@ inline void access(void* p, std::size_t bytes, std::uint8_t flags, std::uintptr_
 }  // namespace scanlab::sim::detail
 
 using scanlab::sim::detail::access;
-using scanlab::sim::detail::kRead;
-using scanlab::sim::detail::kVolatile;
-using scanlab::sim::detail::kWrite;
+using scanlab::sim::detail::race_detector::kRead;
+using scanlab::sim::detail::race_detector::kVolatile;
+using scanlab::sim::detail::race_detector::kWrite;
 
 #define SCANLAB_RA reinterpret_cast<std::uintptr_t>(__builtin_return_address(0))
 #define SCANLAB_SIZED_HOOKS(n)                                                                      \
@@ -72,7 +78,7 @@ SCANLAB_SIZED_HOOKS(16)
 
 extern "C" void __tsan_read_range(void* p, std::size_t n) { access(p, n, kRead, SCANLAB_RA); }
 extern "C" void __tsan_write_range(void* p, std::size_t n) { access(p, n, kWrite, SCANLAB_RA); }
-extern "C" void __tsan_init() { scanlab::sim::detail::ensure_memory(); }
+extern "C" void __tsan_init() { scanlab::sim::detail::memory::ensure_reserved(); }
 extern "C" void __tsan_func_entry(void*) {}
 extern "C" void __tsan_func_exit() {}
 extern "C" void __tsan_vptr_update(void**, void*) {}

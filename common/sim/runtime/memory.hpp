@@ -4,30 +4,52 @@
 // instrumented access of student code asks.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 
-#include "state.hpp"
+#include "device_limits.hpp"
 
-namespace scanlab::sim::detail {
+namespace scanlab::sim::detail::memory {
 
 constexpr std::size_t kGlobalBytes = std::size_t{8} << 30;  // address space; pages are taken when touched
 constexpr std::size_t kSharedArenaBytes = 256 * 1024;       // > the opt-in maximum per block, plus red zones
 constexpr std::size_t kSharedBytes = kSharedArenaBytes * kMaxResidentBlocks;
-constexpr std::size_t kRedZoneBytes = 256;
+
+// Fresh device memory holds garbage on a GPU. Every new buffer, global or shared, is filled with
+// this byte, so that a kernel reading what nobody wrote computes something visibly wrong here too.
+constexpr unsigned char kUninitializedByte = 0xCD;
+
+// How buffers sit in device memory, global and shared alike: each starts at a multiple of its
+// alignment and is followed by a red zone that no other buffer takes, so that running off its
+// end is reported instead of silently reaching the next buffer.
+struct BufferLayout {
+  std::size_t alignment;  // the least alignment of a buffer
+  std::size_t red_zone;   // the least gap after a buffer
+
+  // Where a buffer goes when everything below `free_from` is taken.
+  constexpr std::size_t start(std::size_t free_from, std::size_t buffer_alignment = 1) const {
+    const std::size_t a = std::max(alignment, buffer_alignment);
+    return (free_from + a - 1) / a * a;
+  }
+  // Where the red zone of a buffer of `bytes` at `start` ends.
+  constexpr std::size_t end(std::size_t start, std::size_t bytes) const { return start + bytes + red_zone; }
+};
+constexpr BufferLayout kGlobalLayout{256, 256};  // cudaMalloc's alignment
+constexpr BufferLayout kSharedLayout{16, 16};
 
 // What a byte of device memory is, for out-of-bounds reports.
 enum Validity : std::uint8_t { kUnallocated = 0, kLive = 1, kFreed = 2, kRedZone = 3 };
 
-struct MemoryRegions {
+struct Regions {
   std::uintptr_t global_begin = 0;
   std::uintptr_t shared_begin = 0;
   std::uint8_t* global_validity = nullptr;
   std::uint8_t* shared_validity = nullptr;
   bool ready = false;
 };
-extern MemoryRegions regions;
-void ensure_memory();
+extern Regions regions;
+void ensure_reserved();
 
 inline bool in_global(std::uintptr_t a) { return a - regions.global_begin < kGlobalBytes; }
 inline bool in_shared(std::uintptr_t a) { return a - regions.shared_begin < kSharedBytes; }
@@ -43,28 +65,13 @@ inline bool all_live(std::uintptr_t a, std::size_t n) {
   return true;
 }
 
-struct Allocation {
-  std::uintptr_t begin = 0;
-  std::size_t bytes = 0;
-  Site site;
-  bool freed = false;
-};
-
-void* allocate_global(std::size_t bytes, Site site);
-enum class FreeResult { freed, not_device, not_an_allocation, double_free };
-FreeResult free_global(void* p);
-// The allocation a global address is in or next to, or null: for readable reports.
-const Allocation* allocation_near(std::uintptr_t a);
-// Whether [p, p+n) lies inside one live cudaMalloc buffer.
-bool global_range_live(const void* p, std::size_t n);
-std::size_t global_bytes_in_use();
-
+// The shared memory arena of a resident slot.
 unsigned char* shared_arena(unsigned slot);
-// Marks [begin, begin+bytes) of a shared arena as a live variable (or as nothing).
-void mark_shared(unsigned char* begin, std::size_t bytes, Validity v);
 
-// "XY[5] (shared variable XY, declared at file:12)" or "byte 4000 of a 4000-byte buffer
-// allocated at file:30": where an address is, in the student's terms.
-std::string describe_address(std::uintptr_t a, const Block* block);
+// Makes [begin, begin+bytes) a fresh buffer, live and filled with kUninitializedByte, and the
+// alignment padding [free_from, begin) and [begin+bytes, end) its red zone.
+void open_buffer(std::uintptr_t free_from, std::uintptr_t begin, std::size_t bytes, std::uintptr_t end);
+// Marks [begin, begin+bytes) of device memory as `v`.
+void mark(std::uintptr_t begin, std::size_t bytes, Validity v);
 
-}  // namespace scanlab::sim::detail
+}  // namespace scanlab::sim::detail::memory

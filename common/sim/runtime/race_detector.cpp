@@ -7,13 +7,20 @@
 #include <cstdlib>
 #include <mutex>
 #include <string>
+#include <unordered_map>
 
+#include "block.hpp"
+#include "launch.hpp"
 #include "memory.hpp"
 #include "report.hpp"
-#include "schedule.hpp"
+#include "scheduler.hpp"
+#include "shared_memory.hpp"
 
-namespace scanlab::sim::detail {
+namespace scanlab::sim::detail::race_detector {
 namespace {
+
+using memory::in_global;
+using memory::in_shared;
 
 // Memory is tracked per 4-byte word, with a byte mask per access: exact for the element types
 // kernels scan (4 and 8 bytes); for sub-word elements, two threads writing different bytes of one
@@ -41,6 +48,9 @@ Cell* global_shadow = nullptr;
 Cell* shared_shadow = nullptr;
 std::uint32_t current_launch = 0;
 bool race_check_enabled = true;  // the schedule's setting, read once per launch
+// Release/acquire state of the current launch's global locations written with atomics or
+// volatile stores.
+std::unordered_map<std::uintptr_t, std::vector<std::uint32_t>> sync_objects;
 
 Cell* reserve_cells(std::size_t count) {
   void* p = mmap(nullptr, count * sizeof(Cell), PROT_READ | PROT_WRITE,
@@ -66,10 +76,10 @@ bool ordered(const AccessRecord& p, const Thread* t, bool shared) {
   const Block* b = t->block;
   if (p.block != b->linear) {
     if (shared) return true;  // an earlier block's use of this arena
-    return p.block < b->knows.size() && b->knows[p.block] > p.clock;
+    return p.block < b->race.knows.size() && b->race.knows[p.block] > p.clock;
   }
   if (p.thread == t->linear) return true;
-  if (p.interval != b->interval) return true;
+  if (p.interval != b->barrier.interval) return true;
   return p.thread / kWarpSize == t->warp && t->warp_clock[p.thread % kWarpSize] >= p.warp_epoch;
 }
 
@@ -93,10 +103,10 @@ void report_race(const AccessRecord& p, const Thread* t, const AccessRecord& c, 
                 unflatten(p.thread, launch.block)};
   f.parties.push_back(earlier);
   f.parties.push_back(party(role_of(c.flags), t, locate(c.pc)));
-  f.details.push_back("location: " + describe_address(address, t->block));
+  f.details.push_back("location: " + shared_memory::describe_address(address, *t->block));
   if (!across) {
-    std::string after = t->block->last_barrier.file
-                            ? "the last barrier of the block was at " + locate(t->block->last_barrier).text()
+    std::string after = t->block->barrier.last.file
+                            ? "the last barrier of the block was at " + locate(t->block->barrier.last).text()
                             : "no barrier has run since the kernel started";
     f.details.push_back("no barrier separates the two accesses (" + after + ")" +
                         (p.thread / kWarpSize == t->warp ? "; the threads share a warp, but warps do not run in "
@@ -104,7 +114,7 @@ void report_race(const AccessRecord& p, const Thread* t, const AccessRecord& c, 
                                                          : ""));
   } else {
     const Block* b = t->block;
-    const bool acquired_some = p.block < b->knows.size() && b->knows[p.block] > 0;
+    const bool acquired_some = p.block < b->race.knows.size() && b->race.knows[p.block] > 0;
     f.details.push_back(
         acquired_some
             ? "the blocks synchronized through a flag, but this access of the other block came after its last "
@@ -149,36 +159,45 @@ void report_out_of_bounds(Thread* t, std::uintptr_t address, std::size_t bytes, 
                std::to_string(bytes) + " byte" + (bytes == 1 ? "" : "s") + " in " +
                (in_shared(address) ? "shared" : "global") + " memory";
   f.parties.push_back(party(role_of(flags), t, locate(pc)));
-  f.details.push_back("location: " + describe_address(address, t->block));
+  f.details.push_back("location: " + shared_memory::describe_address(address, *t->block));
   f.details.push_back("the kernel was stopped here, as a GPU stops it with an illegal-address error");
   report(f);
-  abort_kernel(t, cudaErrorIllegalAddress);
+  scheduler::abort_kernel(t, cudaErrorIllegalAddress);
 }
 
 }  // namespace
 
-void ensure_shadow() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    global_shadow = reserve_cells(kGlobalBytes / kGranule);
-    shared_shadow = reserve_cells(kSharedBytes / kGranule);
+void begin_launch(std::uint32_t launch_id, bool race_check) {
+  static std::once_flag shadow_reserved;
+  std::call_once(shadow_reserved, [] {
+    global_shadow = reserve_cells(memory::kGlobalBytes / kGranule);
+    shared_shadow = reserve_cells(memory::kSharedBytes / kGranule);
   });
-}
-
-void begin_race_epoch(std::uint32_t launch_id, bool race_check) {
   current_launch = launch_id;
   race_check_enabled = race_check;
+  sync_objects.clear();
+}
+
+void begin_block(Block& b) {
+  b.race.clock = 1;
+  b.race.published = 0;
+  b.race.knows.clear();
+  for (unsigned i = 0; i < b.thread_count; ++i) {
+    Thread& t = b.threads[i];
+    t.warp_clock.fill(0);
+    t.warp_clock[t.lane] = 1;
+  }
 }
 
 void check_access(Thread* t, std::uintptr_t address, std::size_t bytes, std::uint8_t flags, std::uintptr_t pc) {
-  if (!all_live(address, bytes)) report_out_of_bounds(t, address, bytes, flags, pc);
+  if (!memory::all_live(address, bytes)) report_out_of_bounds(t, address, bytes, flags, pc);
   if ((flags & kWrite) && !(flags & kAtomic)) t->stored_since_yield = true;  // atomics count only when they change memory
   if (!race_check_enabled) return;
   Block* b = t->block;
-  AccessRecord c{pc, current_launch, b->linear, b->interval, b->clock, t->warp_clock[t->lane],
+  AccessRecord c{pc, current_launch, b->linear, b->barrier.interval, b->race.clock, t->warp_clock[t->lane],
                  static_cast<std::uint16_t>(t->linear), flags, 1};
   const bool shared = in_shared(address);
-  const std::uintptr_t begin = shared ? regions.shared_begin : regions.global_begin;
+  const std::uintptr_t begin = shared ? memory::regions.shared_begin : memory::regions.global_begin;
   Cell* shadow = shared ? shared_shadow : global_shadow;
   std::uintptr_t offset = address - begin;
   const std::uintptr_t end = offset + bytes;
@@ -195,22 +214,39 @@ void check_access(Thread* t, std::uintptr_t address, std::size_t bytes, std::uin
 void release(Thread* t, std::uintptr_t address) {
   Block* b = t->block;
   if (!in_global(address)) return;
-  std::vector<std::uint32_t>& sync = b->launch->sync_objects[address & ~std::uintptr_t{kGranule - 1}];
-  if (sync.size() < std::max<std::size_t>(b->knows.size(), b->linear + 1))
-    sync.resize(std::max<std::size_t>(b->knows.size(), b->linear + 1), 0);
-  for (std::size_t i = 0; i < b->knows.size(); ++i) sync[i] = std::max(sync[i], b->knows[i]);
-  sync[b->linear] = std::max(sync[b->linear], b->published + 1);  // +1: synchronized, even with nothing published
+  const std::vector<std::uint32_t>& knows = b->race.knows;
+  std::vector<std::uint32_t>& sync = sync_objects[address & ~std::uintptr_t{kGranule - 1}];
+  if (sync.size() < std::max<std::size_t>(knows.size(), b->linear + 1))
+    sync.resize(std::max<std::size_t>(knows.size(), b->linear + 1), 0);
+  for (std::size_t i = 0; i < knows.size(); ++i) sync[i] = std::max(sync[i], knows[i]);
+  sync[b->linear] = std::max(sync[b->linear], b->race.published + 1);  // +1: synchronized, even with nothing published
 }
 
 void acquire(Thread* t, std::uintptr_t address) {
   if (!in_global(address)) return;
-  Block* b = t->block;
-  auto& objects = b->launch->sync_objects;
-  auto it = objects.find(address & ~std::uintptr_t{kGranule - 1});
-  if (it == objects.end()) return;
+  auto it = sync_objects.find(address & ~std::uintptr_t{kGranule - 1});
+  if (it == sync_objects.end()) return;
   const std::vector<std::uint32_t>& sync = it->second;
-  if (b->knows.size() < sync.size()) b->knows.resize(sync.size(), 0);
-  for (std::size_t i = 0; i < sync.size(); ++i) b->knows[i] = std::max(b->knows[i], sync[i]);
+  std::vector<std::uint32_t>& knows = t->block->race.knows;
+  if (knows.size() < sync.size()) knows.resize(sync.size(), 0);
+  for (std::size_t i = 0; i < sync.size(); ++i) knows[i] = std::max(knows[i], sync[i]);
 }
 
-}  // namespace scanlab::sim::detail
+void publish(Block& b) {
+  b.race.published = b.race.clock;
+  b.race.clock += 1;
+}
+
+void join_lanes(Thread* warp_lanes, unsigned mask) {
+  LaneClocks joined{};
+  for (unsigned l = 0; l < kWarpSize; ++l)
+    if (mask & (1u << l))
+      for (unsigned k = 0; k < kWarpSize; ++k) joined[k] = std::max(joined[k], warp_lanes[l].warp_clock[k]);
+  for (unsigned l = 0; l < kWarpSize; ++l) {
+    if (!(mask & (1u << l))) continue;
+    warp_lanes[l].warp_clock = joined;
+    warp_lanes[l].warp_clock[l] += 1;
+  }
+}
+
+}  // namespace scanlab::sim::detail::race_detector

@@ -12,22 +12,49 @@
 // carry vector clocks; an access of another block that was not published to this one is a race.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
-#include "state.hpp"
+#include "device_limits.hpp"
 
 namespace scanlab::sim::detail {
+struct Block;
+struct Thread;
+}
+
+namespace scanlab::sim::detail::race_detector {
 
 enum AccessFlags : std::uint8_t { kRead = 0, kWrite = 1, kAtomic = 2, kVolatile = 4 };
 
-void ensure_shadow();
+// A thread's part: happens-before among the lanes of its warp, lane clocks joined at every
+// __syncwarp.
+using LaneClocks = std::array<std::uint32_t, kWarpSize>;
+
+// A block's part: ordering between blocks (global memory), a vector clock advanced by
+// __threadfence.
+struct BlockClocks {
+  std::uint32_t clock = 1;      // stamped on this block's global accesses
+  std::uint32_t published = 0;  // accesses stamped <= published are made visible by a fence
+  // knows[b] = c + 1: this block acquired a flag from block b that published b's accesses
+  // stamped <= c; 0: no hand-off from b at all.
+  std::vector<std::uint32_t> knows;
+};
+
+// The launch whose accesses are current; records of earlier launches are ordered before it.
+void begin_launch(std::uint32_t launch_id, bool race_check);
+void begin_block(Block& b);
+
 // Every access of kernel code to device memory, before it happens: bounds, then races.
 void check_access(Thread* t, std::uintptr_t address, std::size_t bytes, std::uint8_t flags, std::uintptr_t pc);
 // Flag hand-off between blocks through a global location.
 void release(Thread* t, std::uintptr_t address);
 void acquire(Thread* t, std::uintptr_t address);
-// The launch whose accesses are current; records of earlier launches are ordered before it.
-void begin_race_epoch(std::uint32_t launch_id, bool race_check);
+// __threadfence: everything the block wrote so far becomes visible to a block that acquires a
+// later flag.
+void publish(Block& b);
+// __syncwarp: what each lane in `mask` did before is ordered before what any of them does after.
+void join_lanes(Thread* warp_lanes, unsigned mask);
 
-}  // namespace scanlab::sim::detail
+}  // namespace scanlab::sim::detail::race_detector

@@ -13,6 +13,7 @@
 #include <tuple>
 
 #include "schedule.hpp"
+#include "thread.hpp"
 
 namespace scanlab::sim {
 namespace detail {

@@ -5,10 +5,13 @@
 #include <string>
 #include <vector>
 
+#include "scanlab/sim/cuda.hpp"
 #include "scanlab/sim/diagnostics.hpp"
-#include "state.hpp"
+#include "site.hpp"
 
 namespace scanlab::sim::detail {
+
+struct Thread;
 
 struct SourceLocation {
   std::string file;

@@ -1,22 +1,20 @@
 // The CUDA runtime API over simulated device memory. Launches run to completion when they are
-// made, so every call that would wait for the device returns at once; errors from a launch wait
-// in the pending error as they would on a GPU.
+// made, so every call that would wait for the device returns at once, with the error a launch
+// left behind (errors.cpp).
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
-#include <mutex>
 #include <string>
 
+#include "device_limits.hpp"
+#include "global_memory.hpp"
 #include "memory.hpp"
 #include "report.hpp"
 #include "schedule.hpp"
-#include "state.hpp"
+#include "thread.hpp"
 
 namespace scanlab::sim::detail {
 namespace {
-
-std::mutex error_mutex;
-cudaError_t pending_error = cudaSuccess;
 
 cudaError_t misuse(const char* call, const std::string& problem, cudaError_t error = cudaErrorInvalidValue) {
   Finding f;
@@ -29,16 +27,16 @@ cudaError_t misuse(const char* call, const std::string& problem, cudaError_t err
 
 bool is_device_address(const void* p) {
   const auto a = reinterpret_cast<std::uintptr_t>(p);
-  return regions.ready && (in_global(a) || in_shared(a));
+  return memory::regions.ready && (memory::in_global(a) || memory::in_shared(a));
 }
 
 cudaError_t check_device_range(const char* call, const char* which, const void* p, std::size_t bytes) {
-  if (global_range_live(p, bytes)) return cudaSuccess;
+  if (global_memory::range_live(p, bytes)) return cudaSuccess;
   const auto a = reinterpret_cast<std::uintptr_t>(p);
   if (!is_device_address(p))
     return misuse(call, std::string(which) + " is not device memory from cudaMalloc");
   return misuse(call, std::string(which) + " range of " + std::to_string(bytes) + " bytes does not fit in its buffer: " +
-                          describe_address(a, nullptr));
+                          global_memory::describe_address(a));
 }
 
 cudaError_t check_host_pointer(const char* call, const char* which, const void* p) {
@@ -53,76 +51,11 @@ struct Event {
 };
 
 }  // namespace
-
-void set_pending_error(cudaError_t error) {
-  std::lock_guard<std::mutex> lock(error_mutex);
-  if (pending_error == cudaSuccess) pending_error = error;
-}
-
 }  // namespace scanlab::sim::detail
 
 using namespace scanlab::sim::detail;
 
-const char* cudaGetErrorName(cudaError_t e) {
-  switch (e) {
-    case cudaSuccess: return "cudaSuccess";
-    case cudaErrorInvalidValue: return "cudaErrorInvalidValue";
-    case cudaErrorMemoryAllocation: return "cudaErrorMemoryAllocation";
-    case cudaErrorInitializationError: return "cudaErrorInitializationError";
-    case cudaErrorLaunchFailure: return "cudaErrorLaunchFailure";
-    case cudaErrorInvalidConfiguration: return "cudaErrorInvalidConfiguration";
-    case cudaErrorInvalidDevicePointer: return "cudaErrorInvalidDevicePointer";
-    case cudaErrorInvalidMemcpyDirection: return "cudaErrorInvalidMemcpyDirection";
-    case cudaErrorInvalidDevice: return "cudaErrorInvalidDevice";
-    case cudaErrorInvalidResourceHandle: return "cudaErrorInvalidResourceHandle";
-    case cudaErrorNotReady: return "cudaErrorNotReady";
-    case cudaErrorIllegalAddress: return "cudaErrorIllegalAddress";
-    case cudaErrorLaunchTimeout: return "cudaErrorLaunchTimeout";
-    case cudaErrorNotSupported: return "cudaErrorNotSupported";
-    case cudaErrorUnknown: return "cudaErrorUnknown";
-  }
-  return "cudaErrorUnknown";
-}
-
-const char* cudaGetErrorString(cudaError_t e) {
-  switch (e) {
-    case cudaSuccess: return "no error";
-    case cudaErrorInvalidValue: return "invalid argument";
-    case cudaErrorMemoryAllocation: return "out of memory";
-    case cudaErrorInitializationError: return "initialization error";
-    case cudaErrorLaunchFailure: return "unspecified launch failure";
-    case cudaErrorInvalidConfiguration: return "invalid configuration argument";
-    case cudaErrorInvalidDevicePointer: return "invalid device pointer";
-    case cudaErrorInvalidMemcpyDirection: return "invalid copy direction for memcpy";
-    case cudaErrorInvalidDevice: return "invalid device ordinal";
-    case cudaErrorInvalidResourceHandle: return "invalid resource handle";
-    case cudaErrorNotReady: return "device not ready";
-    case cudaErrorIllegalAddress: return "an illegal memory access was encountered";
-    case cudaErrorLaunchTimeout: return "the launch timed out and was terminated";
-    case cudaErrorNotSupported: return "operation not supported";
-    case cudaErrorUnknown: return "unknown error";
-  }
-  return "unknown error";
-}
-
-cudaError_t cudaGetLastError() {
-  std::lock_guard<std::mutex> lock(error_mutex);
-  cudaError_t e = pending_error;
-  pending_error = cudaSuccess;
-  return e;
-}
-
-cudaError_t cudaPeekAtLastError() {
-  std::lock_guard<std::mutex> lock(error_mutex);
-  return pending_error;
-}
-
 cudaError_t cudaDeviceSynchronize() { return cudaPeekAtLastError(); }
-cudaError_t cudaDeviceReset() {
-  std::lock_guard<std::mutex> lock(error_mutex);
-  pending_error = cudaSuccess;
-  return cudaSuccess;
-}
 cudaError_t cudaGetDeviceCount(int* count) {
   *count = 1;
   return cudaSuccess;
@@ -137,7 +70,7 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
   if (device != 0) return cudaErrorInvalidDevice;
   std::memset(prop, 0, sizeof *prop);
   std::strncpy(prop->name, "scanlab CPU simulator", sizeof prop->name - 1);
-  prop->totalGlobalMem = kGlobalBytes;
+  prop->totalGlobalMem = memory::kGlobalBytes;
   prop->sharedMemPerBlock = kDefaultSharedBytesPerBlock;
   prop->sharedMemPerBlockOptin = kMaxSharedBytesPerBlock;
   prop->sharedMemPerMultiprocessor = kMaxSharedBytesPerBlock + 1024;
@@ -173,13 +106,14 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) 
 
 cudaError_t cudaMalloc(void** ptr, std::size_t bytes, const char* file, unsigned line) {
   if (!ptr) return misuse("cudaMalloc", "the output pointer is null");
-  *ptr = allocate_global(bytes, Site{file, line});
+  *ptr = global_memory::allocate(bytes, Site{file, line});
   return *ptr ? cudaSuccess : cudaErrorMemoryAllocation;
 }
 
 cudaError_t cudaFree(void* ptr) {
   if (!ptr) return cudaSuccess;
-  switch (free_global(ptr)) {
+  using global_memory::FreeResult;
+  switch (global_memory::deallocate(ptr)) {
     case FreeResult::freed: return cudaSuccess;
     case FreeResult::not_device: return misuse("cudaFree", "the pointer is not device memory from cudaMalloc");
     case FreeResult::not_an_allocation:
@@ -246,8 +180,8 @@ cudaError_t cudaMemsetAsync(void* ptr, int value, std::size_t bytes, cudaStream_
 }
 
 cudaError_t cudaMemGetInfo(std::size_t* free_bytes, std::size_t* total_bytes) {
-  *total_bytes = kGlobalBytes;
-  *free_bytes = kGlobalBytes - global_bytes_in_use();
+  *total_bytes = memory::kGlobalBytes;
+  *free_bytes = memory::kGlobalBytes - global_memory::bytes_in_use();
   return cudaSuccess;
 }
 

@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "state.hpp"
+#include "device_limits.hpp"
 
 namespace scanlab::sim {
 namespace detail {

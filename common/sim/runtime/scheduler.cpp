@@ -1,7 +1,7 @@
 // Running a launch: CUDA threads are fibers, blocks take turns, and every choice a GPU leaves
 // open (thread order inside a barrier interval, which blocks start first, how many run at once)
 // is made by a seeded scheduler, so that code relying on one particular order fails here too.
-#include <sys/mman.h>
+#include "scheduler.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -11,96 +11,51 @@
 #include <numeric>
 #include <string>
 
-#include "memory.hpp"
+#include "barrier.hpp"
+#include "block.hpp"
+#include "device_limits.hpp"
+#include "errors.hpp"
+#include "fiber_stacks.hpp"
+#include "launch.hpp"
+#include "launch_configuration.hpp"
 #include "race_detector.hpp"
 #include "report.hpp"
 #include "schedule.hpp"
-#include "state.hpp"
+#include "shared_memory.hpp"
+#include "thread.hpp"
+#include "warp.hpp"
 
 namespace scanlab::sim::detail {
 
 thread_local Thread* current_thread = nullptr;
 thread_local const Coordinates* current_coordinates = nullptr;
 
-void set_pending_error(cudaError_t error);  // runtime_api.cpp
-void warn_barrier_after_exit(Block& b, const Thread& first);  // barrier.cpp
-void release_barrier(Block& b);                                 // barrier.cpp
-void report_stuck_block(Block& b);                              // barrier.cpp
-void check_exiting_lane(Thread* t);                             // warp.cpp
-
 namespace {
 
 // Rounds in which no resident thread did anything but spin before a deadlock is declared.
 // Large enough for bounded spin loops with a retry counter to give up on their own.
 constexpr unsigned kDeadlockRounds = 20000;
-constexpr std::size_t kStackBytes = 64 * 1024;  // small stacks keep the fibers of a block TLB-friendly
-constexpr std::size_t kGuardBytes = 4096;
-
-// Fiber stacks, reused from launch to launch; a guard page turns an overflow into a crash.
-class StackPool {
- public:
-  boost::context::stack_context take() {
-    if (!free_.empty()) {
-      boost::context::stack_context sc = free_.back();
-      free_.pop_back();
-      return sc;
-    }
-    void* base = mmap(nullptr, kStackBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (base == MAP_FAILED) {
-      std::fprintf(stderr, "scanlab-sim: out of memory for thread stacks\n");
-      std::abort();
-    }
-    mprotect(base, kGuardBytes, PROT_NONE);
-    // Stacks are 256 KiB apart, so their tops would all fall into the same cache sets; each
-    // stack starts at its own offset (cache colouring), which it keeps for its whole life.
-    const std::size_t colour = (created_++ % kColours) * kColourStride;
-    boost::context::stack_context sc;
-    sc.size = kStackBytes - colour;
-    sc.sp = static_cast<char*>(base) + sc.size;
-    return sc;
-  }
-  void give_back(boost::context::stack_context& sc) { free_.push_back(sc); }
-
- private:
-  static constexpr std::size_t kColours = 13;
-  static constexpr std::size_t kColourStride = 1024 + 64;  // at most 13 KiB of each stack
-  std::vector<boost::context::stack_context> free_;
-  std::size_t created_ = 0;
-};
-
-StackPool& stacks() {
-  static StackPool* pool = new StackPool;  // never destroyed: parked fibers outlive static destructors
-  return *pool;
-}
-
-struct PooledStack {
-  boost::context::stack_context allocate() { return stacks().take(); }
-  void deallocate(boost::context::stack_context& sc) noexcept { stacks().give_back(sc); }
-};
 
 std::mutex launch_mutex;  // one launch at a time per process
 std::uint32_t launch_counter = 0;
-std::size_t max_dynamic_shared = kDefaultSharedBytesPerBlock;
 
 void thread_exit(Thread* t) {
-  Block& b = *t->block;
   t->exited = true;
-  b.live -= 1;
-  b.warps[t->warp].exited |= 1u << t->lane;
-  check_exiting_lane(t);
+  t->block->live -= 1;
+  warp::lane_exited(*t);
 }
 
 // A CUDA thread's fiber outlives its thread: when the kernel returns it parks, and the next
 // block that takes this slot hands it new coordinates. Creating a fiber per CUDA thread would
 // cost more than everything else a short kernel does.
 void start_thread(Thread* t) {
-  t->fiber = boost::context::fiber(std::allocator_arg, PooledStack{}, [t](boost::context::fiber&& scheduler) {
-    t->scheduler = std::move(scheduler);
+  t->fiber = boost::context::fiber(std::allocator_arg, PooledStack{}, [t](boost::context::fiber&& scheduler_fiber) {
+    t->scheduler = std::move(scheduler_fiber);
     for (;;) {
       const Launch& launch = *t->block->launch;
       launch.thread_entry(launch.kernel_call);
       thread_exit(t);
-      suspend(t);  // parked until the next block in this slot runs it again
+      scheduler::suspend(t);  // parked until the next block in this slot runs it again
     }
     return std::move(t->scheduler);
   });
@@ -130,6 +85,7 @@ void run(Thread* t) {
   if (t->exited || t->waiting != Waiting::no || t->stored_since_yield) t->block->progress = true;
 }
 
+// The scheduler's part of a block first, then each module's part, which may read it.
 void start_block(Block& b, Launch& launch, unsigned linear, unsigned slot) {
   b.launch = &launch;
   b.linear = linear;
@@ -141,35 +97,6 @@ void start_block(Block& b, Launch& launch, unsigned linear, unsigned slot) {
     b.thread_count = launch.threads_per_block;
   }
   b.live = b.thread_count;
-  b.at_barrier = 0;
-  b.at_warp = 0;
-  b.interval = 1;
-  b.last_barrier = Site{};
-  const unsigned warp_count = (b.thread_count + kWarpSize - 1) / kWarpSize;
-  b.warps.assign(warp_count, Warp{});
-  for (unsigned w = 0; w < warp_count; ++w) {
-    const unsigned lanes = std::min(kWarpSize, b.thread_count - w * kWarpSize);
-    b.warps[w].existing = lanes == 32 ? 0xffffffffu : (1u << lanes) - 1;
-  }
-
-  // Shared memory: the dynamic part first, then static variables as they are first declared.
-  if (b.shared_base) mark_shared(b.shared_base, b.shared_used, kUnallocated);
-  b.shared_base = shared_arena(slot);
-  b.shared_variables.clear();
-  b.dynamic_bytes = launch.dynamic_shared_bytes;
-  b.shared_used = 0;
-  if (b.dynamic_bytes) {
-    mark_shared(b.shared_base, b.dynamic_bytes, kLive);
-    std::memset(b.shared_base, 0xCD, b.dynamic_bytes);  // shared memory starts as garbage on a GPU
-    b.shared_variables.push_back(SharedVariable{nullptr, 0, b.dynamic_bytes, "extern __shared__ (dynamic)", launch.site});
-    b.shared_used = (b.dynamic_bytes + 15) / 16 * 16 + 16;
-    mark_shared(b.shared_base + b.dynamic_bytes, b.shared_used - b.dynamic_bytes, kRedZone);
-  }
-
-  b.clock = 1;
-  b.published = 0;
-  b.knows.clear();
-
   b.runnable.clear();
   for (unsigned i = 0; i < b.thread_count; ++i) {
     Thread* t = &b.threads[i];
@@ -180,16 +107,21 @@ void start_block(Block& b, Launch& launch, unsigned linear, unsigned slot) {
     t->warp = i / kWarpSize;
     t->exited = false;
     t->waiting = Waiting::no;
-    t->warp_clock.fill(0);
-    t->warp_clock[t->lane] = 1;
     t->last_yield_pc = 0;
     if (!t->fiber) start_thread(t);
     b.runnable.push_back(t);
   }
+  barrier::begin_block(b);
+  warp::begin_block(b);
+  shared_memory::begin_block(b);
+  race_detector::begin_block(b);
 }
 
-// Drops the fibers of a block that was stopped; they are unwound.
-void discard_threads(Block& b) {
+// A block leaves its slot, finished or stopped with the launch. The fibers of a stopped block
+// are dropped (they unwind); those of a finished one are parked, ready for the next block.
+void end_block(Block& b) {
+  shared_memory::end_block(b);
+  if (b.finished) return;
   for (unsigned i = 0; i < b.thread_count; ++i) b.threads[i].fiber = boost::context::fiber{};
 }
 
@@ -218,12 +150,8 @@ void step(Block& b, Random& random) {
       return;
     }
     if (b.runnable.empty()) {
-      if (b.at_barrier != b.live) {
-        report_stuck_block(b);
-        return;
-      }
-      release_barrier(b);
-      if (launch.aborted) return;  // divergence: reported once, the block stays where it is
+      barrier::release(b);
+      if (launch.aborted) return;  // a block that cannot pass: reported once, it stays where it is
     }
     if (b.progress) launch.progress = true;
     else return;
@@ -262,8 +190,7 @@ void report_deadlock(Launch& launch, const std::vector<Block*>& resident, const 
                         "in blockIdx order; number blocks in the order they start, with an atomic counter");
   f.details.push_back("the kernel was stopped; the launch reports cudaErrorLaunchTimeout");
   report(f);
-  launch.aborted = true;
-  launch.error = cudaErrorLaunchTimeout;
+  scheduler::stop(launch, cudaErrorLaunchTimeout);
 }
 
 std::vector<unsigned> dispatch_order(unsigned count, const Schedule& s, Random& random) {
@@ -275,75 +202,21 @@ std::vector<unsigned> dispatch_order(unsigned count, const Schedule& s, Random& 
   return order;
 }
 
-void report_invalid_launch(const LaunchRequest& r, const std::string& why, cudaError_t error) {
-  Finding f;
-  f.kind = ReportKind::invalid_launch;
-  f.headline = "invalid kernel launch: " + why;
-  f.parties.push_back(host_party("launch", locate(Site{r.file, r.line})));
-  f.details.push_back("the kernel did not run; cudaGetLastError() returns " + std::string(cudaGetErrorName(error)));
-  report(f);
-  set_pending_error(error);
-}
-
-// CUDA 13 answers every configuration the device cannot run with cudaErrorInvalidValue
-// (older toolkits said cudaErrorInvalidConfiguration for some); the simulator answers the same.
-bool valid_configuration(const LaunchRequest& r) {
-  const dim3 b = r.block, g = r.grid;
-  const unsigned long long threads = 1ull * b.x * b.y * b.z;
-  if (threads == 0 || g.x == 0 || g.y == 0 || g.z == 0) {
-    report_invalid_launch(r, "a grid or block dimension is 0", cudaErrorInvalidValue);
-    return false;
-  }
-  if (threads > kMaxThreadsPerBlock || b.x > 1024 || b.y > 1024 || b.z > 64) {
-    report_invalid_launch(r,
-                          "a block of " + std::to_string(threads) + " threads (" + std::to_string(b.x) + "x" +
-                              std::to_string(b.y) + "x" + std::to_string(b.z) +
-                              "); a block may have at most 1024 threads, and at most 1024x1024x64 per dimension",
-                          cudaErrorInvalidValue);
-    return false;
-  }
-  if (g.y > 65535 || g.z > 65535 || 1ull * g.x * g.y * g.z > (1ull << 24)) {
-    report_invalid_launch(r, "the grid has more blocks than the simulator runs (2^24) or y/z over 65535",
-                          cudaErrorInvalidValue);
-    return false;
-  }
-  if (r.dynamic_shared_bytes > max_dynamic_shared) {
-    report_invalid_launch(r,
-                          std::to_string(r.dynamic_shared_bytes) + " bytes of dynamic shared memory; the limit is " +
-                              std::to_string(max_dynamic_shared) +
-                              " (raise it up to 227 KiB with cudaFuncSetAttribute("
-                              "kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes))",
-                          cudaErrorInvalidValue);
-    return false;
-  }
-  return true;
-}
-
 }  // namespace
 
-uint3 unflatten(unsigned linear, dim3 extent) {
-  return uint3{linear % extent.x, (linear / extent.x) % extent.y, linear / (extent.x * extent.y)};
-}
+void scheduler::suspend(Thread* t) { t->scheduler = std::move(t->scheduler).resume(); }
 
-void suspend(Thread* t) { t->scheduler = std::move(t->scheduler).resume(); }
-
-void yield(Thread* t, std::uintptr_t pc) {
+void scheduler::yield(Thread* t, std::uintptr_t pc) {
   t->last_yield_pc = pc;
   suspend(t);
 }
 
-void abort_kernel(Thread* t, cudaError_t error) {
+void scheduler::abort_kernel(Thread* t, cudaError_t error) {
   Launch& launch = *t->block->launch;
   launch.aborted = true;
   if (launch.error == cudaSuccess) launch.error = error;
   suspend(t);  // never resumed: the scheduler unwinds this fiber
   std::abort();
-}
-
-cudaError_t set_max_dynamic_shared_memory(int bytes) {
-  if (bytes < 0 || static_cast<std::size_t>(bytes) > kMaxSharedBytesPerBlock) return cudaErrorInvalidValue;
-  max_dynamic_shared = std::max(max_dynamic_shared, static_cast<std::size_t>(bytes));
-  return cudaSuccess;
 }
 
 const Coordinates& coordinates_or_die(const char* name, const char* file, unsigned line) {
@@ -364,12 +237,10 @@ void launch(const LaunchRequest& request) {
     f.headline = "a kernel launched from device code (dynamic parallelism) cannot run in the simulator";
     f.parties.push_back(party("launch", current_thread, locate(Site{request.file, request.line})));
     report(f);
-    abort_kernel(current_thread, cudaErrorNotSupported);
+    scheduler::abort_kernel(current_thread, cudaErrorNotSupported);
   }
-  if (!valid_configuration(request)) return;
+  if (!valid_launch_configuration(request)) return;
   std::lock_guard<std::mutex> lock(launch_mutex);
-  ensure_memory();
-  ensure_shadow();
 
   Launch launch;
   launch.id = ++launch_counter;
@@ -382,7 +253,7 @@ void launch(const LaunchRequest& request) {
   launch.threads_per_block = request.block.x * request.block.y * request.block.z;
   launch.block_count = request.grid.x * request.grid.y * request.grid.z;
   const Schedule s = schedule();
-  begin_race_epoch(launch.id, s.race_check);
+  race_detector::begin_launch(launch.id, s.race_check);
   Random random(s.seed * 1000003u + launch.id);
   std::vector<unsigned> order = dispatch_order(launch.block_count, s, random);
   const unsigned slots = std::min(s.resident_blocks, launch.block_count);
@@ -413,6 +284,7 @@ void launch(const LaunchRequest& request) {
     if (launch.aborted) break;
     for (std::size_t i = 0; i < resident.size();) {
       if (resident[i]->finished) {
+        end_block(*resident[i]);
         free_slots.push_back(resident[i]->slot);
         resident.erase(resident.begin() + static_cast<std::ptrdiff_t>(i));
         launch.progress = true;
@@ -425,7 +297,7 @@ void launch(const LaunchRequest& request) {
       report_deadlock(launch, resident, std::vector<unsigned>(order.begin() + static_cast<std::ptrdiff_t>(next), order.end()));
     }
   }
-  for (Block* b : resident) discard_threads(*b);  // only a stopped launch leaves blocks behind
+  for (Block* b : resident) end_block(*b);  // only a stopped launch leaves blocks behind
   if (launch.error != cudaSuccess) set_pending_error(launch.error);
 }
 

@@ -1,18 +1,28 @@
-// Storage behind __shared__ declarations: each resident block owns an arena; a variable is
-// placed the first time any thread of the block reaches its declaration, with a red zone after
-// it so that running off its end is reported instead of silently hitting the next variable.
-#include <cstring>
+// Storage behind __shared__ declarations: a variable is placed the first time any thread of the
+// block reaches its declaration, so that a kernel needs no list of its variables in advance.
+#include "shared_memory.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <string>
 
+#include "block.hpp"
+#include "device_limits.hpp"
+#include "global_memory.hpp"
+#include "launch.hpp"
 #include "memory.hpp"
 #include "report.hpp"
-#include "state.hpp"
+#include "scheduler.hpp"
 
 namespace scanlab::sim::detail {
 namespace {
 
-constexpr std::size_t kSharedRedZone = 16;
-constexpr std::size_t kSharedAlignment = 16;
+using memory::kSharedLayout;
+using shared_memory::Arena;
+using shared_memory::Variable;
+
+std::size_t max_dynamic_bytes = kDefaultSharedBytesPerBlock;  // one limit for all kernels: the largest asked for
 
 [[noreturn]] void outside_kernel(const char* name, const char* file, unsigned line) {
   Finding f;
@@ -25,48 +35,90 @@ constexpr std::size_t kSharedAlignment = 16;
   std::abort();
 }
 
+// Opens a variable after everything the arena holds: its alignment padding and red zone around it.
+void place(Arena& arena, const Variable& v) {
+  const auto base = reinterpret_cast<std::uintptr_t>(arena.base);
+  const std::size_t end = kSharedLayout.end(v.offset, v.bytes);
+  memory::open_buffer(base + arena.used, base + v.offset, v.bytes, base + end);
+  arena.used = end;
+  arena.variables.push_back(v);
+}
+
 }  // namespace
+
+std::size_t shared_memory::dynamic_limit() { return max_dynamic_bytes; }
+
+void shared_memory::begin_block(Block& b) {
+  Arena& arena = b.shared;
+  arena.base = memory::shared_arena(b.slot);
+  arena.used = 0;
+  arena.variables.clear();
+  const Launch& launch = *b.launch;
+  if (launch.dynamic_shared_bytes)
+    place(arena, Variable{nullptr, 0, launch.dynamic_shared_bytes, "extern __shared__ (dynamic)", launch.site});
+}
+
+void shared_memory::end_block(Block& b) {
+  memory::mark(reinterpret_cast<std::uintptr_t>(b.shared.base), b.shared.used, memory::kUnallocated);
+}
+
+std::string shared_memory::describe_address(std::uintptr_t a, const Block& b) {
+  if (!memory::in_shared(a)) return global_memory::describe_address(a);
+  const std::uintptr_t base = reinterpret_cast<std::uintptr_t>(b.shared.base);
+  const Variable* nearest = nullptr;
+  for (const Variable& v : b.shared.variables) {
+    if (a >= base + v.offset && a < base + v.offset + v.bytes)
+      return "shared variable '" + std::string(v.name) + "' (declared at " + v.declared.file + ":" +
+             std::to_string(v.declared.line) + "), byte " + std::to_string(a - base - v.offset) + " of " +
+             std::to_string(v.bytes);
+    if (a >= base + v.offset + v.bytes && (!nearest || v.offset > nearest->offset)) nearest = &v;
+  }
+  if (nearest)
+    return "shared memory " + std::to_string(a - base - nearest->offset - nearest->bytes) +
+           " bytes past the end of '" + nearest->name + "' (" + std::to_string(nearest->bytes) +
+           " bytes, declared at " + nearest->declared.file + ":" + std::to_string(nearest->declared.line) + ")";
+  return "shared memory at offset " + std::to_string(a - base) + ", outside every shared variable";
+}
 
 void* block_shared_storage(const void* key, std::size_t bytes, std::size_t alignment, const char* name,
                            const char* file, unsigned line) {
   Thread* t = current_thread;
   if (!t) outside_kernel(name, file, line);
-  Block& b = *t->block;
-  for (const SharedVariable& v : b.shared_variables)
-    if (v.key == key) return b.shared_base + v.offset;
-  const std::size_t align = std::max(alignment, kSharedAlignment);
-  const std::size_t offset = (b.shared_used + align - 1) / align * align;
+  Arena& arena = t->block->shared;
+  for (const Variable& v : arena.variables)
+    if (v.key == key) return arena.base + v.offset;
+  const std::size_t offset = kSharedLayout.start(arena.used, alignment);
   std::size_t static_bytes = bytes;
-  for (const SharedVariable& v : b.shared_variables)
+  for (const Variable& v : arena.variables)
     if (v.key) static_bytes += v.bytes;
-  if (static_bytes > kDefaultSharedBytesPerBlock || offset + bytes + kSharedRedZone > kSharedArenaBytes) {
+  if (static_bytes > kDefaultSharedBytesPerBlock || kSharedLayout.end(offset, bytes) > memory::kSharedArenaBytes) {
     Finding f;
     f.kind = ReportKind::invalid_launch;
     f.headline = "block uses " + std::to_string(static_bytes) + " bytes of static shared memory; the limit is " +
                  std::to_string(kDefaultSharedBytesPerBlock) + " (use dynamic shared memory beyond that)";
     f.parties.push_back(party("declaration", t, locate(Site{file, line})));
     report(f);
-    abort_kernel(t, cudaErrorInvalidValue);
+    scheduler::abort_kernel(t, cudaErrorInvalidValue);
   }
-  unsigned char* p = b.shared_base + offset;
-  mark_shared(b.shared_base + b.shared_used, offset - b.shared_used, kRedZone);
-  mark_shared(p, bytes, kLive);
-  mark_shared(p + bytes, kSharedRedZone, kRedZone);
-  std::memset(p, 0xCD, bytes);  // uninitialized, as on a GPU
-  b.shared_used = offset + bytes + kSharedRedZone;
-  b.shared_variables.push_back(SharedVariable{key, offset, bytes, name, Site{file, line}});
-  return p;
+  place(arena, Variable{key, offset, bytes, name, Site{file, line}});
+  return arena.base + offset;
 }
 
 void* block_dynamic_shared(std::size_t, const char* name, const char* file, unsigned line) {
   Thread* t = current_thread;
   if (!t) outside_kernel(name, file, line);
-  Block& b = *t->block;
-  if (b.dynamic_bytes && !b.shared_variables.empty() && b.shared_variables.front().key == nullptr) {
-    b.shared_variables.front().name = name;  // name it as the kernel does, for reports
-    b.shared_variables.front().declared = Site{file, line};
+  Arena& arena = t->block->shared;
+  if (!arena.variables.empty() && arena.variables.front().key == nullptr) {
+    arena.variables.front().name = name;  // name it as the kernel does, for reports
+    arena.variables.front().declared = Site{file, line};
   }
-  return b.shared_base;
+  return arena.base;
+}
+
+cudaError_t set_max_dynamic_shared_memory(int bytes) {
+  if (bytes < 0 || static_cast<std::size_t>(bytes) > kMaxSharedBytesPerBlock) return cudaErrorInvalidValue;
+  max_dynamic_bytes = std::max(max_dynamic_bytes, static_cast<std::size_t>(bytes));
+  return cudaSuccess;
 }
 
 }  // namespace scanlab::sim::detail

@@ -6,6 +6,8 @@
 
 #include "memory.hpp"
 #include "race_detector.hpp"
+#include "scheduler.hpp"
+#include "thread.hpp"
 
 namespace scanlab::sim::detail {
 namespace {
@@ -13,12 +15,12 @@ inline void kernel_atomic(volatile void* p, std::size_t bytes, std::uintptr_t pc
   Thread* t = current_thread;
   if (!t) return;
   auto address = reinterpret_cast<std::uintptr_t>(const_cast<void*>(p));
-  if (in_global(address) || in_shared(address)) {
-    check_access(t, address, bytes, kAtomic | kWrite, pc);
-    acquire(t, address);
-    release(t, address);
+  if (memory::in_global(address) || memory::in_shared(address)) {
+    race_detector::check_access(t, address, bytes, race_detector::kAtomic | race_detector::kWrite, pc);
+    race_detector::acquire(t, address);
+    race_detector::release(t, address);
   }
-  yield(t, pc);
+  scheduler::yield(t, pc);
 }
 }  // namespace
 }  // namespace scanlab::sim::detail

@@ -1,12 +1,17 @@
-// Warp intrinsics as a real rendezvous: the lanes named in the mask each arrive, wait, and the
-// last one to arrive computes everyone's result. Nothing assumes that a warp runs in lockstep.
+// The lanes named in a collective's mask each arrive and wait; the last one to arrive computes
+// everyone's result.
+#include "warp.hpp"
+
+#include <algorithm>
 #include <cstdio>
 #include <string>
 
+#include "block.hpp"
+#include "race_detector.hpp"
 #include "report.hpp"
-#include "state.hpp"
+#include "scheduler.hpp"
 
-namespace scanlab::sim::detail {
+namespace scanlab::sim::detail::warp {
 namespace {
 
 const char* collective_name(CollectiveKind kind) {
@@ -47,10 +52,10 @@ std::string lane_list(unsigned lanes) {
                       "__activemask() or a ballot of the participating lanes gives it");
   f.details.push_back("the kernel was stopped; the launch reports cudaErrorLaunchFailure");
   report(f);
-  abort_kernel(t, cudaErrorLaunchFailure);
+  scheduler::abort_kernel(t, cudaErrorLaunchFailure);
 }
 
-void complete(Block& b, WarpGroup g, Thread* caller) {
+void complete(Block& b, Group g, Thread* caller) {
   Thread* lanes = &b.threads[caller->warp * kWarpSize];
   const unsigned mask = g.mask;
   auto each = [&](auto&& f) {
@@ -58,26 +63,16 @@ void complete(Block& b, WarpGroup g, Thread* caller) {
       if (mask & (1u << l)) f(lanes[l], l);
   };
   switch (g.kind) {
-    case CollectiveKind::syncwarp: {
-      std::array<std::uint32_t, kWarpSize> joined{};
-      each([&](Thread& t, unsigned) {
-        for (unsigned k = 0; k < kWarpSize; ++k) joined[k] = std::max(joined[k], t.warp_clock[k]);
-      });
-      each([&](Thread& t, unsigned l) {
-        t.warp_clock = joined;
-        t.warp_clock[l] += 1;
-      });
-      break;
-    }
+    case CollectiveKind::syncwarp: race_detector::join_lanes(lanes, mask); break;
     case CollectiveKind::ballot:
     case CollectiveKind::any:
     case CollectiveKind::all: {
       unsigned votes = 0;
-      each([&](Thread& t, unsigned l) { votes |= t.warp_value ? (1u << l) : 0u; });
+      each([&](Thread& t, unsigned l) { votes |= t.collective.value ? (1u << l) : 0u; });
       const std::uint64_t result = g.kind == CollectiveKind::ballot ? votes
                                    : g.kind == CollectiveKind::any  ? (votes != 0)
                                                                     : (votes == mask);
-      each([&](Thread& t, unsigned) { t.warp_result = result; });
+      each([&](Thread& t, unsigned) { t.collective.result = result; });
       break;
     }
     default: {
@@ -104,18 +99,14 @@ void complete(Block& b, WarpGroup g, Thread* caller) {
           mask_error(&t, g.kind, g.site,
                      "lane " + std::to_string(l) + " reads lane " + std::to_string(source) +
                          ", which is not in the mask " + hex(mask) + " (its value is undefined)");
-        result[l] = lanes[source].warp_value;
+        result[l] = lanes[source].collective.value;
       });
-      each([&](Thread& t, unsigned l) { t.warp_result = result[l]; });
+      each([&](Thread& t, unsigned l) { t.collective.result = result[l]; });
       break;
     }
   }
   each([&](Thread& t, unsigned) {
-    if (&t != caller && t.waiting == Waiting::warp) {
-      t.waiting = Waiting::no;
-      b.at_warp -= 1;
-      b.runnable.push_back(&t);
-    }
+    if (&t != caller && t.waiting == Waiting::warp) scheduler::wake(b, t);
   });
   b.progress = true;
 }
@@ -150,89 +141,106 @@ std::uint64_t collective(CollectiveKind kind, unsigned mask, std::uint64_t value
   for (std::size_t i = 0; i < w.pending.size(); ++i)
     if (w.pending[i].mask & mask) index = i;
   if (index < w.pending.size()) {
-    const WarpGroup& g = w.pending[index];
+    const Group& g = w.pending[index];
     if (g.mask != mask || g.kind != kind)
       mask_error(t, kind, site,
                  "lane " + std::to_string(t->lane) + " passes mask " + hex(mask) + " while lanes " +
                      lane_list(g.arrived) + " wait in " + collective_name(g.kind) + " at " + locate(g.site).text() +
                      " with mask " + hex(g.mask));
   } else {
-    WarpGroup g;
+    Group g;
     g.kind = kind;
     g.mask = mask;
     g.width = width;
     g.site = site;
     w.pending.push_back(g);
   }
-  WarpGroup& g = w.pending[index];
-  t->warp_value = value;
+  Group& g = w.pending[index];
+  t->collective.value = value;
   g.lane_argument[t->lane] = argument;
   g.arrived |= bit;
   if (g.arrived == g.mask) {
-    WarpGroup done = g;
+    Group done = g;
     w.pending.erase(w.pending.begin() + static_cast<std::ptrdiff_t>(index));
     complete(b, done, t);
-    return t->warp_result;
+    return t->collective.result;
   }
-  t->waiting = Waiting::warp;
-  b.at_warp += 1;
-  suspend(t);
-  return t->warp_result;
+  scheduler::wait(t, Waiting::warp);
+  return t->collective.result;
+}
+
+std::uint64_t vote(CollectiveKind kind, unsigned mask, int predicate, const char* file, unsigned line) {
+  return collective(kind, mask, predicate != 0, 0, 32, file, line);
 }
 
 }  // namespace
 
-// A lane that exits while others wait for it in a collective leaves them waiting forever.
-void check_exiting_lane(Thread* t) {
-  Block& b = *t->block;
-  for (const WarpGroup& g : b.warps[t->warp].pending) {
-    if (!(g.mask & (1u << t->lane))) continue;
+void begin_block(Block& b) {
+  const unsigned warp_count = (b.thread_count + kWarpSize - 1) / kWarpSize;
+  b.warps.assign(warp_count, Warp{});
+  for (unsigned w = 0; w < warp_count; ++w) {
+    const unsigned lanes = std::min(kWarpSize, b.thread_count - w * kWarpSize);
+    b.warps[w].existing = lanes == 32 ? 0xffffffffu : (1u << lanes) - 1;
+  }
+}
+
+void lane_exited(Thread& t) {
+  Block& b = *t.block;
+  b.warps[t.warp].exited |= 1u << t.lane;
+  for (const Group& g : b.warps[t.warp].pending) {
+    if (!(g.mask & (1u << t.lane))) continue;
     Finding f;
     f.kind = ReportKind::warp_mask;
-    f.headline = std::string("invalid ") + collective_name(g.kind) + ": lane " + std::to_string(t->lane) +
+    f.headline = std::string("invalid ") + collective_name(g.kind) + ": lane " + std::to_string(t.lane) +
                  " exited, but it is in the mask " + hex(g.mask) + " that lanes " + lane_list(g.arrived) +
                  " wait with";
-    f.parties.push_back(party(collective_name(g.kind), &b.threads[t->warp * kWarpSize + __builtin_ctz(g.arrived)],
+    f.parties.push_back(party(collective_name(g.kind), &b.threads[t.warp * kWarpSize + __builtin_ctz(g.arrived)],
                               locate(g.site)));
     f.details.push_back("the kernel was stopped; the launch reports cudaErrorLaunchFailure");
     report(f);
-    b.launch->aborted = true;
-    b.launch->error = cudaErrorLaunchFailure;
+    scheduler::stop(*b.launch, cudaErrorLaunchFailure);
     return;
   }
 }
 
-std::uint64_t warp_shuffle(ShuffleKind kind, unsigned mask, std::uint64_t value, int lane_or_delta, int width,
-                           const char* file, unsigned line) {
-  static constexpr CollectiveKind kinds[] = {CollectiveKind::shfl_index, CollectiveKind::shfl_up,
-                                             CollectiveKind::shfl_down, CollectiveKind::shfl_xor};
-  return collective(kinds[static_cast<int>(kind)], mask, value, lane_or_delta, width, file, line);
+const Site* waiting_site(const Thread& t) {
+  for (const Group& g : t.block->warps[t.warp].pending)
+    if (g.mask & (1u << t.lane)) return &g.site;
+  return nullptr;
 }
 
-std::uint64_t warp_vote(CollectiveKind kind, unsigned mask, int predicate, const char* file, unsigned line) {
-  return collective(kind, mask, predicate != 0, 0, 32, file, line);
+}  // namespace scanlab::sim::detail::warp
+
+namespace scanlab::sim::detail {
+
+std::uint64_t warp_shuffle(ShuffleKind kind, unsigned mask, std::uint64_t value, int lane_or_delta, int width,
+                           const char* file, unsigned line) {
+  using warp::CollectiveKind;
+  static constexpr CollectiveKind kinds[] = {CollectiveKind::shfl_index, CollectiveKind::shfl_up,
+                                             CollectiveKind::shfl_down, CollectiveKind::shfl_xor};
+  return warp::collective(kinds[static_cast<int>(kind)], mask, value, lane_or_delta, width, file, line);
 }
 
 }  // namespace scanlab::sim::detail
 
-using scanlab::sim::detail::CollectiveKind;
-using scanlab::sim::detail::warp_vote;
+using scanlab::sim::detail::warp::CollectiveKind;
+using scanlab::sim::detail::warp::vote;
 
 unsigned __ballot_sync(unsigned mask, int predicate, const char* file, unsigned line) {
-  return static_cast<unsigned>(warp_vote(CollectiveKind::ballot, mask, predicate, file, line));
+  return static_cast<unsigned>(vote(CollectiveKind::ballot, mask, predicate, file, line));
 }
 int __any_sync(unsigned mask, int predicate, const char* file, unsigned line) {
-  return static_cast<int>(warp_vote(CollectiveKind::any, mask, predicate, file, line));
+  return static_cast<int>(vote(CollectiveKind::any, mask, predicate, file, line));
 }
 int __all_sync(unsigned mask, int predicate, const char* file, unsigned line) {
-  return static_cast<int>(warp_vote(CollectiveKind::all, mask, predicate, file, line));
+  return static_cast<int>(vote(CollectiveKind::all, mask, predicate, file, line));
 }
 void __syncwarp(unsigned mask, const char* file, unsigned line) {
-  warp_vote(CollectiveKind::syncwarp, mask, 1, file, line);
+  vote(CollectiveKind::syncwarp, mask, 1, file, line);
 }
 unsigned __activemask() {
   const scanlab::sim::detail::Thread* t = scanlab::sim::detail::current_thread;
   if (!t) return 0;
-  const scanlab::sim::detail::Warp& w = t->block->warps[t->warp];
+  const scanlab::sim::detail::warp::Warp& w = t->block->warps[t->warp];
   return w.existing & ~w.exited;
 }

@@ -105,7 +105,7 @@ struct cudaDeviceProp {
 #define cudaStreamNonBlocking 0x01
 #define cudaEventDefault 0x00
 
-// ---- Runtime API (implemented in runtime/runtime_api.cpp) ----------------------------------
+// ---- Runtime API (runtime/runtime_api.cpp; errors in runtime/errors.cpp) ------------------------
 const char* cudaGetErrorString(cudaError_t error);
 const char* cudaGetErrorName(cudaError_t error);
 cudaError_t cudaGetLastError();

@@ -1,0 +1,143 @@
+#include "global_memory.hpp"
+
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <iterator>
+#include <map>
+#include <mutex>
+
+#include "memory.hpp"
+
+namespace scanlab::sim::detail::global_memory {
+namespace {
+
+using memory::kGlobalBytes;
+using memory::kGlobalLayout;
+using memory::regions;
+
+struct Allocation {
+  std::uintptr_t begin = 0;
+  std::size_t bytes = 0;
+  Site site;
+  bool freed = false;
+};
+
+std::mutex allocation_mutex;
+std::map<std::uintptr_t, Allocation> allocations;   // by begin address, freed ones kept for reports
+std::map<std::size_t, std::size_t> free_ranges;      // offset -> bytes, coalesced
+std::size_t bump = 0;
+std::size_t in_use = 0;
+
+// A buffer's share of the global range: the buffer, its red zone, and the padding up to where the
+// next buffer may start. An empty buffer takes a byte, so that every cudaMalloc has its own address.
+std::size_t footprint(std::size_t bytes) {
+  return kGlobalLayout.start(kGlobalLayout.end(0, std::max<std::size_t>(bytes, 1)));
+}
+
+void release_pages(std::uintptr_t begin, std::size_t bytes) {
+  const std::uintptr_t page = 4096;
+  std::uintptr_t first = (begin + page - 1) & ~(page - 1);
+  std::uintptr_t last = (begin + bytes) & ~(page - 1);
+  if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
+}
+
+// The allocation a global address is in or next to, or null: for readable reports.
+const Allocation* allocation_near(std::uintptr_t a) {
+  std::lock_guard<std::mutex> lock(allocation_mutex);
+  auto it = allocations.upper_bound(a);
+  if (it == allocations.begin()) return nullptr;
+  --it;
+  return a < it->first + footprint(it->second.bytes) ? &it->second : nullptr;
+}
+
+}  // namespace
+
+void* allocate(std::size_t bytes, Site site) {
+  memory::ensure_reserved();
+  std::lock_guard<std::mutex> lock(allocation_mutex);
+  const std::size_t span = footprint(bytes);
+  std::size_t offset = kGlobalBytes;
+  for (auto it = free_ranges.begin(); it != free_ranges.end(); ++it) {
+    if (it->second >= span) {
+      offset = it->first;
+      std::size_t rest = it->second - span;
+      free_ranges.erase(it);
+      if (rest) free_ranges.emplace(offset + span, rest);
+      break;
+    }
+  }
+  if (offset == kGlobalBytes) {
+    if (bump + span > kGlobalBytes) return nullptr;
+    offset = bump;
+    bump += span;
+  }
+  std::uintptr_t begin = regions.global_begin + offset;
+  memory::open_buffer(begin, begin, bytes, begin + span);
+  // Forget the freed buffers this one now covers, so lookups find the live one.
+  allocations.erase(allocations.lower_bound(begin), allocations.lower_bound(begin + span));
+  allocations.emplace(begin, Allocation{begin, bytes, site, false});
+  in_use += bytes;
+  return reinterpret_cast<void*>(begin);
+}
+
+FreeResult deallocate(void* p) {
+  auto a = reinterpret_cast<std::uintptr_t>(p);
+  if (!regions.ready || !memory::in_global(a)) return FreeResult::not_device;
+  std::lock_guard<std::mutex> lock(allocation_mutex);
+  auto it = allocations.find(a);
+  if (it == allocations.end()) return FreeResult::not_an_allocation;
+  if (it->second.freed) return FreeResult::double_free;
+  Allocation& alloc = it->second;
+  alloc.freed = true;
+  const std::size_t offset = a - regions.global_begin;
+  const std::size_t span = footprint(alloc.bytes);
+  memory::mark(a, alloc.bytes, memory::kFreed);
+  release_pages(a, alloc.bytes);
+  in_use -= alloc.bytes;
+  // Return the range, merging with free neighbours so large buffers can be reused.
+  auto next = free_ranges.lower_bound(offset);
+  std::size_t begin = offset, length = span;
+  if (next != free_ranges.end() && next->first == begin + length) {
+    length += next->second;
+    next = free_ranges.erase(next);
+  }
+  if (next != free_ranges.begin()) {
+    auto prev = std::prev(next);
+    if (prev->first + prev->second == begin) {
+      begin = prev->first;
+      length += prev->second;
+      free_ranges.erase(prev);
+    }
+  }
+  free_ranges.emplace(begin, length);
+  return FreeResult::freed;
+}
+
+bool range_live(const void* p, std::size_t n) {
+  auto a = reinterpret_cast<std::uintptr_t>(p);
+  if (!regions.ready || !memory::in_global(a) || !memory::in_global(a + n - (n > 0))) return false;
+  const Allocation* alloc = allocation_near(a);
+  return alloc && !alloc->freed && a >= alloc->begin && a + n <= alloc->begin + alloc->bytes;
+}
+
+std::size_t bytes_in_use() {
+  std::lock_guard<std::mutex> lock(allocation_mutex);
+  return in_use;
+}
+
+std::string describe_address(std::uintptr_t a) {
+  if (!memory::in_global(a)) return "host memory";
+  const Allocation* alloc = allocation_near(a);
+  if (!alloc) return "global memory that no cudaMalloc returned";
+  std::string where = " allocated at " + std::string(alloc->site.file ? alloc->site.file : "?") + ":" +
+                      std::to_string(alloc->site.line);
+  if (alloc->freed) return "a buffer of " + std::to_string(alloc->bytes) + " bytes" + where + ", already freed";
+  if (a >= alloc->begin + alloc->bytes)
+    return std::to_string(a - alloc->begin - alloc->bytes) + " bytes past the end of a " +
+           std::to_string(alloc->bytes) + "-byte buffer" + where;
+  return "byte " + std::to_string(a - alloc->begin) + " of a " + std::to_string(alloc->bytes) + "-byte buffer" +
+         where;
+}
+
+}  // namespace scanlab::sim::detail::global_memory

@@ -1,0 +1,59 @@
+// CUDA 13 answers every configuration the device cannot run with cudaErrorInvalidValue
+// (older toolkits said cudaErrorInvalidConfiguration for some); the simulator answers the same.
+#include "launch_configuration.hpp"
+
+#include <string>
+
+#include "device_limits.hpp"
+#include "errors.hpp"
+#include "report.hpp"
+#include "shared_memory.hpp"
+
+namespace scanlab::sim::detail {
+namespace {
+
+void report_invalid_launch(const LaunchRequest& r, const std::string& why, cudaError_t error) {
+  Finding f;
+  f.kind = ReportKind::invalid_launch;
+  f.headline = "invalid kernel launch: " + why;
+  f.parties.push_back(host_party("launch", locate(Site{r.file, r.line})));
+  f.details.push_back("the kernel did not run; cudaGetLastError() returns " + std::string(cudaGetErrorName(error)));
+  report(f);
+  set_pending_error(error);
+}
+
+}  // namespace
+
+bool valid_launch_configuration(const LaunchRequest& r) {
+  const dim3 b = r.block, g = r.grid;
+  const unsigned long long threads = 1ull * b.x * b.y * b.z;
+  if (threads == 0 || g.x == 0 || g.y == 0 || g.z == 0) {
+    report_invalid_launch(r, "a grid or block dimension is 0", cudaErrorInvalidValue);
+    return false;
+  }
+  if (threads > kMaxThreadsPerBlock || b.x > 1024 || b.y > 1024 || b.z > 64) {
+    report_invalid_launch(r,
+                          "a block of " + std::to_string(threads) + " threads (" + std::to_string(b.x) + "x" +
+                              std::to_string(b.y) + "x" + std::to_string(b.z) +
+                              "); a block may have at most 1024 threads, and at most 1024x1024x64 per dimension",
+                          cudaErrorInvalidValue);
+    return false;
+  }
+  if (g.y > 65535 || g.z > 65535 || 1ull * g.x * g.y * g.z > (1ull << 24)) {
+    report_invalid_launch(r, "the grid has more blocks than the simulator runs (2^24) or y/z over 65535",
+                          cudaErrorInvalidValue);
+    return false;
+  }
+  if (r.dynamic_shared_bytes > shared_memory::dynamic_limit()) {
+    report_invalid_launch(r,
+                          std::to_string(r.dynamic_shared_bytes) + " bytes of dynamic shared memory; the limit is " +
+                              std::to_string(shared_memory::dynamic_limit()) +
+                              " (raise it up to 227 KiB with cudaFuncSetAttribute("
+                              "kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes))",
+                          cudaErrorInvalidValue);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace scanlab::sim::detail

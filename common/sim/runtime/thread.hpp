@@ -1,0 +1,44 @@
+// One CUDA thread: a fiber, the coordinates the kernel sees, and the part of the thread each
+// module keeps (declared in, and written only by, that module).
+#pragma once
+
+#include <cstdint>
+
+#include <boost/context/fiber.hpp>
+
+#include "barrier.hpp"
+#include "race_detector.hpp"
+#include "scanlab/sim/cuda.hpp"
+#include "warp.hpp"
+
+namespace scanlab::sim::detail {
+
+struct Block;
+
+// What a suspended thread waits for; the scheduler resumes only threads that wait for nothing.
+enum class Waiting : std::uint8_t { no, barrier, warp };
+
+struct Thread {
+  Coordinates coords;
+  Block* block = nullptr;
+  unsigned linear = 0;  // x + y*Dx + z*Dx*Dy, as CUDA numbers threads into warps
+  unsigned lane = 0;
+  unsigned warp = 0;
+  bool exited = false;
+  Waiting waiting = Waiting::no;
+
+  barrier::Arrival barrier;                // barrier.cpp
+  warp::LaneExchange collective;           // warp.cpp
+  race_detector::LaneClocks warp_clock{};  // race_detector.cpp
+
+  std::uintptr_t last_yield_pc = 0;  // where it last spun, for deadlock reports
+  bool stored_since_yield = false;   // progress, for deadlock detection: set by whatever stores
+
+  boost::context::fiber fiber;      // this CUDA thread while it is suspended
+  boost::context::fiber scheduler;  // the scheduler while this CUDA thread runs
+};
+
+// The CUDA thread running now (null in host code); one simulator runs per OS thread at a time.
+extern thread_local Thread* current_thread __attribute__((tls_model("initial-exec")));
+
+}  // namespace scanlab::sim::detail

@@ -1,0 +1,53 @@
+// Warp intrinsics (__syncwarp, votes, shuffles) as a real rendezvous of the lanes named in the
+// mask: nothing assumes that a warp runs in lockstep.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "device_limits.hpp"
+#include "site.hpp"
+
+namespace scanlab::sim::detail {
+struct Block;
+struct Thread;
+}
+
+namespace scanlab::sim::detail::warp {
+
+enum class CollectiveKind : std::uint8_t { syncwarp, ballot, any, all, shfl_index, shfl_up, shfl_down, shfl_xor };
+
+// A thread's part: what its lane brings to a collective, and what it takes away.
+struct LaneExchange {
+  std::uint64_t value = 0;
+  std::uint64_t result = 0;
+};
+
+// A collective that lanes have arrived at and others are still awaited for.
+struct Group {
+  CollectiveKind kind;
+  unsigned mask = 0;
+  unsigned arrived = 0;
+  int width = 32;
+  Site site;
+  std::array<int, kWarpSize> lane_argument{};  // source lane or delta per lane
+};
+
+// A block's part, one per warp.
+struct Warp {
+  unsigned existing = 0;  // lanes that exist (a partial last warp has fewer)
+  unsigned exited = 0;
+  std::vector<Group> pending;  // collectives waiting for lanes, with disjoint masks
+};
+
+void begin_block(Block& b);
+
+// A lane that exits while others wait for it in a collective leaves them waiting forever:
+// reported, and the launch stops.
+void lane_exited(Thread& t);
+
+// The collective a lane waits in, for deadlock reports; null when it waits in none.
+const Site* waiting_site(const Thread& t);
+
+}  // namespace scanlab::sim::detail::warp

@@ -1,8 +1,10 @@
 """common/bin/prerequisites decides right: nothing to do, install as root, install through
-sudo, or one message and exit status 2. dpkg-query, apt-get, sudo and id are stand-ins on
-PATH, so nothing is installed and the machine's own packages do not matter."""
+sudo, or one message and exit status 2. dpkg-query, apt-get, sudo and id are stand-ins, and
+PATH holds only them and the utilities the script uses, so nothing is installed and the
+machine's own packages and tools do not matter."""
 
 import os
+import shutil
 import subprocess
 import tempfile
 import unittest
@@ -11,6 +13,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 SCRIPT = REPO / "common" / "bin" / "prerequisites"
 LIST = REPO / "common" / "setup" / "debian-packages.txt"
+UTILITIES = ("bash", "env", "grep", "mktemp", "tail", "rm", "dirname", "true")
 
 FAKES = {
     # dpkg-query -W -f='${Status}' PACKAGE: installed when PACKAGE is in $FAKE_INSTALLED.
@@ -31,6 +34,8 @@ def packages(purpose: str, backend: str = "sim") -> list[str]:
         words = line.split("#")[0].split()
         if words:
             prefix, name = (words[0], words[1]) if words[0].endswith(":") else ("", words[0])
+            if name.startswith("command="):
+                raise AssertionError(line)
             if wanted[prefix]:
                 names.append(name)
     return names
@@ -46,12 +51,14 @@ class PrerequisitesTest(unittest.TestCase):
             path = self.bin / name
             path.write_text("#!/usr/bin/env bash\n" + body + "\n")
             path.chmod(0o755)
+        for name in UTILITIES:
+            (self.bin / name).symlink_to(shutil.which(name))
         self.log = Path(tmp.name) / "log"
         self.log.touch()
 
     def run_script(self, installed, uid="1000", sudo="no", purpose="grade", apt_status="0", backend="sim",
                    skip=""):
-        env = dict(os.environ, PATH=f"{self.bin}:/usr/bin:/bin", FAKE_INSTALLED=" ".join(installed),
+        env = dict(os.environ, PATH=str(self.bin), FAKE_INSTALLED=" ".join(installed),
                    FAKE_UID=uid, FAKE_SUDO=sudo, FAKE_LOG=str(self.log), FAKE_APT_STATUS=apt_status,
                    SCANLAB_SKIP_PREREQUISITES=skip)
         return subprocess.run([str(SCRIPT), purpose, "--backend", backend], env=env, capture_output=True,
@@ -79,6 +86,13 @@ class PrerequisitesTest(unittest.TestCase):
     def test_a_machine_set_up_otherwise_can_skip_the_check(self):
         proc = self.run_script([], skip="1")
         self.assertEqual((proc.returncode, proc.stderr, self.apt_calls()), (0, "", []))
+
+    def test_a_tool_on_path_is_enough(self):
+        # cmake from pip, say: no Debian package, but the command is there.
+        (self.bin / "cmake").write_text("#!/bin/sh\n")
+        (self.bin / "cmake").chmod(0o755)
+        proc = self.run_script([p for p in packages("grade") if p != "cmake"])
+        self.assertEqual((proc.returncode, self.apt_calls()), (0, []), proc.stderr)
 
     def test_root_installs_exactly_the_missing_packages(self):
         have = [p for p in packages("grade") if p != "libboost-context-dev"]
@@ -112,7 +126,7 @@ class PrerequisitesTest(unittest.TestCase):
         self.assertIn("apt-get could not install", proc.stderr)
 
     def test_unknown_argument(self):
-        proc = subprocess.run([str(SCRIPT), "everything"], capture_output=True, text=True)
+        proc = subprocess.run([str(SCRIPT), "everything"], capture_output=True, text=True, timeout=60)
         self.assertEqual(proc.returncode, 2)
         self.assertIn("usage", proc.stderr)
 

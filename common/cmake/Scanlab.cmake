@@ -32,10 +32,13 @@ function(scanlab_sim_rewrite source out_var)
   get_filename_component(abs "${source}" ABSOLUTE)
   get_filename_component(name "${abs}" NAME)
   scanlab_sim_rewritten_path("${abs}" out)
+  # The program's own headers with CUDA syntax are rewritten beside ${out}; the depfile makes
+  # a change to any header the rewrite read run it again.
   add_custom_command(
     OUTPUT "${out}"
-    COMMAND Python3::Interpreter "${SCANLAB_REWRITER}" "${abs}" -o "${out}"
+    COMMAND Python3::Interpreter "${SCANLAB_REWRITER}" "${abs}" -o "${out}" --depfile "${out}.d"
     DEPENDS "${abs}" "${SCANLAB_REWRITER}"
+    DEPFILE "${out}.d"
     COMMENT "Preparing ${name} for the CPU simulator"
     VERBATIM)
   set(${out_var} "${out}" PARENT_SCOPE)

@@ -48,7 +48,8 @@ std::map<std::string, std::set<unsigned>> expected_lines(const std::string& sour
 struct Outcome {
   ProcessResult process;
   std::vector<JsonReport> reports;
-  std::map<std::string, std::set<unsigned>> markers;
+  std::map<std::string, std::set<unsigned>> markers;         // in <program>.cu
+  std::map<std::string, std::set<unsigned>> header_markers;  // in <program>.cuh, where there is one
 };
 
 // Further checks of whom the reports name, where the program makes that determinable.
@@ -252,6 +253,8 @@ std::vector<PlantedCase> planted_cases() {
   early_return.check = last_block_only;
   cases.push_back(early_return);
 
+  cases.push_back(bug("KernelInHeaderMissingBarrier", "header_kernel", "race"));
+  cases.push_back(clean("KernelInHeaderFixed", "header_kernel", true));
   cases.push_back(bug("BallotCallerOutsideMask", "ballot_outside_mask", "warp-mask", upper_half_warp));
   cases.push_back(clean("BallotFullMask", "ballot_outside_mask", true));
   cases.push_back(bug("ShuffleMismatchedMasks", "shfl_mismatched_masks", "warp-mask"));
@@ -320,6 +323,8 @@ TEST_P(PlantedProgram, ReportsExactlyWhatWasPlanted) {
   o.process = run_process(argv, env);
   o.reports = parse_reports(read_file(env["SCANLAB_SIM_REPORT_JSON"]));
   o.markers = expected_lines(source);
+  const std::string header = std::string(PLANTED_SOURCE_DIR) + "/" + c.program + ".cuh";
+  if (!read_file(header).empty()) o.header_markers = expected_lines(header);
   SCOPED_TRACE("stderr of " + base_name(program) + ":\n" + o.process.err);
 
   ASSERT_EQ(o.process.signal, 0) << "the program was killed by signal " << o.process.signal;
@@ -333,20 +338,25 @@ TEST_P(PlantedProgram, ReportsExactlyWhatWasPlanted) {
     return;
   }
   ASSERT_FALSE(o.reports.empty()) << "expected a " << c.kind << " report";
-  ASSERT_TRUE(o.markers.count(c.kind)) << source << " marks no line with // expect: " << c.kind;
+  ASSERT_TRUE(o.markers.count(c.kind) || o.header_markers.count(c.kind))
+      << source << " marks no line with // expect: " << c.kind;
   if (stops_the_kernel(c.kind)) {
     EXPECT_EQ(o.reports.size(), 1u) << "the kernel stops at its first " << c.kind;
   }
-  std::set<unsigned> named;
+  // Kernels in the program's own header are reported at the header's lines.
+  std::set<unsigned> named, named_in_header;
   for (const JsonReport& r : o.reports) {
     EXPECT_EQ(r.kind, c.kind) << r.headline;
     EXPECT_EQ(r.error, c.error) << r.headline;
     for (const ReportParty& p : r.parties) {
-      EXPECT_EQ(base_name(p.file), c.program + ".cu") << p.role << " in " << r.headline;
-      named.insert(p.line);
+      const bool in_header = base_name(p.file) == c.program + ".cuh";
+      if (!in_header) EXPECT_EQ(base_name(p.file), c.program + ".cu") << p.role << " in " << r.headline;
+      (in_header ? named_in_header : named).insert(p.line);
     }
   }
-  EXPECT_EQ(named, o.markers.at(c.kind)) << "lines named by the reports vs lines marked // expect: " << c.kind;
+  EXPECT_EQ(named, o.markers[c.kind]) << "lines named by the reports vs lines marked // expect: " << c.kind;
+  EXPECT_EQ(named_in_header, o.header_markers[c.kind])
+      << "lines of " << c.program << ".cuh named by the reports vs lines marked // expect: " << c.kind;
   if (c.check) c.check(o);
 }
 

@@ -12,11 +12,18 @@ Everything else (templates, lambdas, macros) is left to the C++ compiler. Commen
 literals are never touched, and every rewrite keeps the number of lines, so with the
 `#line 1 "file.cu"` put in front, compiler errors and simulator reports name the student's own
 file and line. Inline PTX (`asm`) cannot run on a CPU and is rejected here, with its line.
+
+The program's own headers are rewritten too: every `#include "file"` found next to the
+including file or in a -I directory that holds one of these constructs (itself or through its
+own includes) is written beside the output, rewritten the same way, and the directive points
+at that copy; other headers found so are included from where they are. --depfile lists every
+header read, so that a build runs the rewrite again when one changes.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
 import re
 import sys
@@ -32,8 +39,9 @@ class RewriteError(Exception):
         self.message = message
 
 
-def code_mask(text: str) -> list[bool]:
-    """True for characters that are C++ code: not in a comment, a literal or a preprocessor line."""
+def code_mask(text: str, directives: list[int] | None = None) -> list[bool]:
+    """True for characters that are C++ code: not in a comment, a literal or a preprocessor line.
+    The offsets of the preprocessor directives' '#' are appended to `directives` if given."""
     mask = [True] * len(text)
     i, n = 0, len(text)
     at_line_start = True
@@ -41,6 +49,8 @@ def code_mask(text: str) -> list[bool]:
         c = text[i]
         if at_line_start and c == "#":
             # A preprocessor directive runs to the end of the line, continuations included.
+            if directives is not None:
+                directives.append(i)
             j = i
             while j < n and text[j] != "\n":
                 if text[j] == "\\" and j + 1 < n and text[j + 1] == "\n":
@@ -308,27 +318,125 @@ def rewrite(text: str) -> str:
     return "".join(out)
 
 
+QUOTED_INCLUDE = re.compile(r'#[ \t]*include[ \t]*"([^"\n]+)"')
+NEEDS_REWRITE = re.compile(r"<<<|\b__shared__\b|\b(asm|__asm__|__asm)\b")
+
+
+class HeaderError(Exception):
+    def __init__(self, path: str, offset: int, message: str):
+        super().__init__(message)
+        self.path, self.offset, self.message = path, offset, message
+
+
+class Program:
+    """The rewrite of one source file and of the program's own headers that it includes."""
+
+    def __init__(self, include_dirs: list[str], header_dir: str):
+        self.include_dirs = [os.path.abspath(d) for d in include_dirs]
+        self.header_dir = header_dir
+        self.read: list[str] = []               # every header examined, for the depfile
+        self._needs: dict[str, bool] = {}       # header -> whether it (or what it includes) needs a rewrite
+        self._written: dict[str, str] = {}      # header -> its rewritten copy
+
+    @staticmethod
+    def _text(path: str) -> str:
+        with open(path, encoding="utf-8", errors="surrogateescape") as f:
+            return f.read()
+
+    def _includes(self, path: str, text: str) -> list[tuple[int, int, str]]:
+        """(start, end, resolved path) of each `#include "..."` of `text` that names a file found
+        next to `path` or in an include directory."""
+        directives: list[int] = []
+        code_mask(text, directives)
+        found = []
+        for at in directives:
+            match = QUOTED_INCLUDE.match(text, at)
+            if not match:
+                continue
+            for base in [os.path.dirname(os.path.abspath(path))] + self.include_dirs:
+                candidate = os.path.normpath(os.path.join(base, match.group(1)))
+                if os.path.isfile(candidate):
+                    found.append((match.start(), match.end(), candidate))
+                    break
+        return found
+
+    def _needs_rewrite(self, header: str) -> bool:
+        if header not in self._needs:
+            self._needs[header] = False  # an include cycle ends here
+            self.read.append(header)
+            text = self._text(header)
+            mask = code_mask(text)
+            own = any(all(mask[m.start():m.end()]) for m in NEEDS_REWRITE.finditer(text))
+            self._needs[header] = own or any(self._needs_rewrite(h) for _, _, h in self._includes(header, text))
+        return self._needs[header]
+
+    def rewrite_file(self, path: str, text: str) -> str:
+        """`text` rewritten, with its quoted includes pointing at rewritten copies where needed."""
+        try:
+            body = rewrite(text)
+        except RewriteError as e:
+            raise HeaderError(path, e.offset, e.message) from None
+        # Directives are untouched by rewrite(), so their places are found again in the result.
+        edits = []
+        for start, end, header in self._includes(path, body):
+            target = self._rewritten_header(header) if self._needs_rewrite(header) else header
+            edits.append((start, end, f'#include "{_quoted(target)}"'))
+        for start, end, replacement in reversed(edits):
+            body = body[:start] + replacement + body[end:]
+        return body
+
+    def _rewritten_header(self, header: str) -> str:
+        if header not in self._written:
+            tag = hashlib.md5(header.encode()).hexdigest()[:8]
+            out = os.path.join(self.header_dir, tag, os.path.basename(header))
+            self._written[header] = out
+            body = self.rewrite_file(header, self._text(header))
+            os.makedirs(os.path.dirname(out), exist_ok=True)
+            _write(out, header, body)
+        return self._written[header]
+
+
+def _quoted(path: str) -> str:
+    return path.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _write(output: str, display: str, body: str) -> None:
+    with open(output, "w", encoding="utf-8", errors="surrogateescape") as f:
+        f.write("#include <scanlab/sim/cuda.hpp>\n")
+        f.write(f'#line 1 "{_quoted(display)}"\n')
+        f.write(body)
+
+
+def _depfile_path(path: str) -> str:
+    return path.replace("\\", "\\\\").replace(" ", "\\ ").replace("#", "\\#").replace("$", "$$")
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("source", help="the .cu file")
     parser.add_argument("-o", "--output", required=True, help="where to write the C++ file")
     parser.add_argument("--display-name", help="file name that diagnostics show (default: the source path)")
+    parser.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR",
+                        help="where else to look for the program's own headers")
+    parser.add_argument("--depfile", help="write the headers read, as a Makefile rule for the output")
     args = parser.parse_args(argv)
-    with open(args.source, encoding="utf-8", errors="surrogateescape") as f:
-        text = f.read()
+    text = Program._text(args.source)
     display = args.display_name or args.source
+    output = os.path.abspath(args.output)
+    program = Program(args.include_dirs, os.path.join(os.path.dirname(output), "headers"))
     try:
-        body = rewrite(text)
-    except RewriteError as e:
-        src = Source(text, [])
-        print(f"{display}:{src.line_of(e.offset)}:{src.column_of(e.offset)}: error: {e.message}", file=sys.stderr)
+        body = program.rewrite_file(args.source, text)
+    except HeaderError as e:
+        shown = display if e.path == args.source else e.path
+        src = Source(Program._text(e.path), [])
+        print(f"{shown}:{src.line_of(e.offset)}:{src.column_of(e.offset)}: error: {e.message}", file=sys.stderr)
         return 1
-    os.makedirs(os.path.dirname(os.path.abspath(args.output)), exist_ok=True)
-    quoted = display.replace("\\", "\\\\").replace('"', '\\"')
-    with open(args.output, "w", encoding="utf-8", errors="surrogateescape") as f:
-        f.write("#include <scanlab/sim/cuda.hpp>\n")
-        f.write(f'#line 1 "{quoted}"\n')
-        f.write(body)
+    os.makedirs(os.path.dirname(output), exist_ok=True)
+    _write(output, display, body)
+    if args.depfile:
+        with open(args.depfile, "w", encoding="utf-8") as f:
+            deps = " ".join(_depfile_path(h) for h in [os.path.abspath(args.source)] + program.read)
+            f.write(f"{_depfile_path(args.output)}: {deps}\n")
     return 0
 
 

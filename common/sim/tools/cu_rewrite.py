@@ -190,19 +190,33 @@ def callee_start(src: Source, launch_at: int) -> int:
     raise RewriteError(launch_at, "cannot find the kernel before <<<")
 
 
+# `<<<` and `>>>`, also as a formatter may write them: `<< <grid, block >> >`.
+LAUNCH_OPEN = re.compile(r"<<[ \t]*<")
+LAUNCH_CLOSE = re.compile(r">>[ \t]*>")
+
+
+def find_code_pattern(src: Source, pattern: re.Pattern, start: int) -> re.Match | None:
+    for match in pattern.finditer(src.text, start):
+        if all(src.mask[match.start():match.end()]):
+            return match
+    return None
+
+
 def rewrite_launches(src: Source, edits: list[tuple[int, int, str]]) -> None:
     pos = 0
     while True:
-        at = src.find_code("<<<", pos)
-        if at < 0:
+        opening = find_code_pattern(src, LAUNCH_OPEN, pos)
+        if opening is None:
             return
-        end_cfg = src.find_code(">>>", at + 3)
-        if end_cfg < 0:
+        at = opening.start()
+        closing = find_code_pattern(src, LAUNCH_CLOSE, opening.end())
+        if closing is None:
             raise RewriteError(at, "kernel launch: no '>>>' after '<<<'")
-        config = src.text[at + 3:end_cfg]
+        end_cfg = closing.start()
+        config = src.text[opening.end():end_cfg]
         if not config.strip():
             raise RewriteError(at, "kernel launch: the configuration <<<grid, block>>> is empty")
-        open_args = src.skip_space(end_cfg + 3)
+        open_args = src.skip_space(closing.end())
         if open_args >= len(src.text) or src.text[open_args] != "(":
             raise RewriteError(end_cfg, "kernel launch: expected '(' with the kernel's arguments after '>>>'")
         close_args = src.matching_close(open_args, "(", ")")
@@ -244,6 +258,47 @@ def top_level_comma(text: str) -> bool:
     return False
 
 
+def split_top_level(text: str) -> list[str]:
+    """`text` split at the commas outside brackets and template arguments."""
+    parts, depth, start = [], 0, 0
+    for k, c in enumerate(text):
+        if c in "<([{":
+            depth += 1
+        elif c in ">)]}":
+            depth -= 1
+        elif c == "," and depth == 0:
+            parts.append(text[start:k].strip())
+            start = k + 1
+    parts.append(text[start:].strip())
+    return parts
+
+
+def split_declarator(text: str) -> tuple[str, str, str, str] | None:
+    """`T *name[N][M]` -> (type 'T', pointer stars '*', 'name', '[N][M]'); the type may be empty."""
+    dims = ""
+    while text.endswith("]"):
+        depth, k = 0, len(text) - 1
+        while k >= 0:
+            if text[k] == "]":
+                depth += 1
+            elif text[k] == "[":
+                depth -= 1
+                if depth == 0:
+                    break
+            k -= 1
+        dims = text[k:] + dims
+        text = text[:k].rstrip()
+    name_match = re.search(r"([A-Za-z_]\w*)$", text)
+    if not name_match:
+        return None
+    rest = text[:name_match.start()].rstrip()
+    stars = ""
+    while rest.endswith("*"):
+        stars += "*"
+        rest = rest[:-1].rstrip()
+    return rest, stars, name_match.group(1), dims
+
+
 def rewrite_shared(src: Source, edits: list[tuple[int, int, str]]) -> None:
     for match in re.finditer(r"\b__shared__\b", src.text):
         at = match.start()
@@ -261,34 +316,30 @@ def rewrite_shared(src: Source, edits: list[tuple[int, int, str]]) -> None:
         words = re.sub(r"\b(__shared__|extern|static|__device__)\b", " ", words)
         words = re.sub(r"\b(__align__|alignas)\s*\([^)]*\)", " ", words)
         words = words.strip()
-        dims = ""
-        while words.endswith("]"):
-            depth, k = 0, len(words) - 1
-            while k >= 0:
-                if words[k] == "]":
-                    depth += 1
-                elif words[k] == "[":
-                    depth -= 1
-                    if depth == 0:
-                        break
-                k -= 1
-            dims = words[k:] + dims
-            words = words[:k].rstrip()
-        name_match = re.search(r"([A-Za-z_]\w*)$", words)
-        if not name_match:
+        parts = split_top_level(words)
+        first = split_declarator(parts[0])
+        if first is None:
             raise RewriteError(at, "cannot read this __shared__ declaration; write it as `__shared__ T name[N];`")
-        name = name_match.group(1)
-        type_text = words[:name_match.start()].strip()
-        if not type_text or top_level_comma(type_text):
-            raise RewriteError(at, "declare one __shared__ variable per statement: `__shared__ T name[N];`")
-        if is_extern:
-            if dims.replace(" ", "") != "[]":
-                raise RewriteError(at, "dynamic shared memory is declared as `extern __shared__ T name[];`")
-            replacement = (f"auto* const {name} = ::scanlab::sim::dynamic_shared<{type_text}>"
-                           f"(\"{name}\", __FILE__, __LINE__);")
-        else:
-            replacement = (f"auto& {name} = ::scanlab::sim::block_shared<{type_text}{dims}>"
-                           f"([] {{}}, \"{name}\", __FILE__, __LINE__);")
+        type_text, stars, name, dims = first
+        if not type_text:
+            raise RewriteError(at, "cannot read this __shared__ declaration; write it as `__shared__ T name[N];`")
+        declarators = [(stars, name, dims)]
+        for part in parts[1:]:  # `__shared__ int bid, prev;`: the others share the first one's type
+            other = split_declarator(part)
+            if other is None or other[0]:
+                raise RewriteError(at, "cannot read this __shared__ declaration; write it as `__shared__ T name[N];`")
+            declarators.append(other[1:])
+        replacements = []
+        for stars, name, dims in declarators:
+            if is_extern:
+                if dims.replace(" ", "") != "[]" or len(declarators) > 1:
+                    raise RewriteError(at, "dynamic shared memory is declared as `extern __shared__ T name[];`")
+                replacements.append(f"auto* const {name} = ::scanlab::sim::dynamic_shared<{type_text}{stars}>"
+                                    f"(\"{name}\", __FILE__, __LINE__);")
+            else:
+                replacements.append(f"auto& {name} = ::scanlab::sim::block_shared<{type_text}{stars}{dims}>"
+                                    f"([] {{}}, \"{name}\", __FILE__, __LINE__);")
+        replacement = " ".join(replacements)
         original = src.text[begin:end + 1]
         edits.append((begin, end + 1, replacement + "\n" * original.count("\n")))
 

@@ -26,7 +26,9 @@ struct Allocation {
 std::mutex allocation_mutex;
 std::map<std::uintptr_t, Allocation> allocations;   // by begin address, freed ones kept for reports
 std::map<std::size_t, std::size_t> free_ranges;      // offset -> bytes, coalesced
-std::size_t bump = 0;
+// No buffer starts at the range's first byte: `x[-1]` of the first buffer is then still global
+// memory, reported as lying before that buffer, not in whatever the system mapped below.
+std::size_t bump = kGlobalLayout.red_zone;
 std::size_t in_use = 0;
 
 // A buffer's share of the global range: the buffer, its red zone, and the padding up to where the
@@ -126,18 +128,33 @@ std::size_t bytes_in_use() {
   return in_use;
 }
 
+// The live or freed buffer nearest to `a` in the global range: the one it is in, or of the
+// buffers around it the one it is closer to (an access just before a buffer is closer to that
+// buffer than to the end of the one before it). Null when there is none.
+const Allocation* allocation_nearest(std::uintptr_t a, std::size_t& distance) {
+  std::lock_guard<std::mutex> lock(allocation_mutex);
+  auto next = allocations.upper_bound(a);
+  const Allocation* before = next == allocations.begin() ? nullptr : &std::prev(next)->second;
+  const Allocation* after = next == allocations.end() ? nullptr : &next->second;
+  const std::size_t past_before = before ? (a >= before->begin + before->bytes ? a - before->begin - before->bytes : 0)
+                                         : SIZE_MAX;
+  const std::size_t until_after = after ? after->begin - a : SIZE_MAX;
+  if (past_before == SIZE_MAX && until_after == SIZE_MAX) return nullptr;
+  distance = std::min(past_before, until_after);
+  return past_before <= until_after ? before : after;
+}
+
 std::string describe_address(std::uintptr_t a) {
   if (!memory::in_global(a)) return "host memory";
-  const Allocation* alloc = allocation_near(a);
+  std::size_t distance = 0;
+  const Allocation* alloc = allocation_nearest(a, distance);
   if (!alloc) return "global memory that no cudaMalloc returned";
-  std::string where = " allocated at " + std::string(alloc->site.file ? alloc->site.file : "?") + ":" +
-                      std::to_string(alloc->site.line);
-  if (alloc->freed) return "a buffer of " + std::to_string(alloc->bytes) + " bytes" + where + ", already freed";
-  if (a >= alloc->begin + alloc->bytes)
-    return std::to_string(a - alloc->begin - alloc->bytes) + " bytes past the end of a " +
-           std::to_string(alloc->bytes) + "-byte buffer" + where;
-  return "byte " + std::to_string(a - alloc->begin) + " of a " + std::to_string(alloc->bytes) + "-byte buffer" +
-         where;
+  std::string buffer = "a " + std::to_string(alloc->bytes) + "-byte buffer allocated at " +
+                       std::string(alloc->site.file ? alloc->site.file : "?") + ":" + std::to_string(alloc->site.line);
+  if (alloc->freed) buffer += ", already freed";
+  if (a < alloc->begin) return std::to_string(distance) + " bytes before the start of " + buffer;
+  if (a >= alloc->begin + alloc->bytes) return std::to_string(distance) + " bytes past the end of " + buffer;
+  return "byte " + std::to_string(a - alloc->begin) + " of " + buffer;
 }
 
 }  // namespace scanlab::sim::detail::global_memory

@@ -64,20 +64,28 @@ void shared_memory::end_block(Block& b) {
 
 std::string shared_memory::describe_address(std::uintptr_t a, const Block& b) {
   if (!memory::in_shared(a)) return global_memory::describe_address(a);
+  // The variable the address is in, or else the nearest one: an access just before a variable
+  // is named by that variable, not by the end of the one declared before it.
   const std::uintptr_t base = reinterpret_cast<std::uintptr_t>(b.shared.base);
   const Variable* nearest = nullptr;
+  std::size_t distance = SIZE_MAX;
   for (const Variable& v : b.shared.variables) {
-    if (a >= base + v.offset && a < base + v.offset + v.bytes)
+    const std::uintptr_t begin = base + v.offset, end = begin + v.bytes;
+    if (a >= begin && a < end)
       return "shared variable '" + std::string(v.name) + "' (declared at " + v.declared.file + ":" +
-             std::to_string(v.declared.line) + "), byte " + std::to_string(a - base - v.offset) + " of " +
+             std::to_string(v.declared.line) + "), byte " + std::to_string(a - begin) + " of " +
              std::to_string(v.bytes);
-    if (a >= base + v.offset + v.bytes && (!nearest || v.offset > nearest->offset)) nearest = &v;
+    const std::size_t d = a < begin ? begin - a : a - end;
+    if (d < distance) {
+      distance = d;
+      nearest = &v;
+    }
   }
-  if (nearest)
-    return "shared memory " + std::to_string(a - base - nearest->offset - nearest->bytes) +
-           " bytes past the end of '" + nearest->name + "' (" + std::to_string(nearest->bytes) +
-           " bytes, declared at " + nearest->declared.file + ":" + std::to_string(nearest->declared.line) + ")";
-  return "shared memory at offset " + std::to_string(a - base) + ", outside every shared variable";
+  if (!nearest) return "shared memory at offset " + std::to_string(a - base) + ", where this block declared nothing";
+  const bool before = a < base + nearest->offset;
+  return "shared memory " + std::to_string(distance) + (before ? " bytes before the start of '" : " bytes past the end of '") +
+         nearest->name + "' (" + std::to_string(nearest->bytes) + " bytes, declared at " + nearest->declared.file +
+         ":" + std::to_string(nearest->declared.line) + ")";
 }
 
 void* block_shared_storage(const void* key, std::size_t bytes, std::size_t alignment, const char* name,

@@ -282,6 +282,11 @@ std::vector<PlantedCase> planted_cases() {
   cases.push_back(clean("GlobalExchangeAfterBarrier", "global_race_in_block", true));
   cases.push_back(bug("OutOfBoundsGlobal", "out_of_bounds_global", "out-of-bounds", thread_named(100)));
   cases.push_back(bug("OutOfBoundsShared", "out_of_bounds_shared", "out-of-bounds", thread_named(63)));
+  cases.push_back(bug("ReadBeforeTheFirstBuffer", "exclusive_shift", "out-of-bounds", [](const Outcome& o) {
+    thread_named(0)(o);
+    EXPECT_THAT(o.process.err, HasSubstr("location: 4 bytes before the start of a 256-byte buffer allocated at"));
+  }));
+  cases.push_back(clean("ShiftWithIdentityAtZero", "exclusive_shift", true));
 
   PlantedCase too_large = bug("BlockOf1025Threads", "block_too_large", "invalid-launch", host_side_launch);
   too_large.stdout_contains = "launch status: cudaErrorInvalidValue";

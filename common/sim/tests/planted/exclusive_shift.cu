@@ -1,0 +1,27 @@
+// The most common bug of an exclusive scan: shifting the input right by one with in[i - 1]
+// for every i, 0 included. Thread 0 reads the element before the buffer, which a GPU does not
+// trap and memcheck reports; here the report says how far before which buffer it lies, also
+// when that buffer is the program's first.
+#include "planted.cuh"
+
+constexpr unsigned kElements = 64;
+
+__global__ void shift_right(const int* in, int* out, int identity) {
+  const int i = threadIdx.x;  // signed, as the textbook writes it: i - 1 is -1 at thread 0
+#ifdef PLANTED_FIXED
+  out[i] = i == 0 ? identity : in[i - 1];
+#else
+  out[i] = in[i - 1];  // expect: out-of-bounds
+  if (i == 0) out[i] = identity;
+#endif
+}
+
+int main() {
+  const std::vector<int> input = planted::test_input(kElements);
+  const planted::DeviceBuffer<int> in(input), out(kElements);
+  shift_right<<<1, kElements>>>(in.get(), out.get(), 0);
+  if (!planted::kernels_succeeded()) return planted::kWrongResult;
+  std::vector<int> expected{0};
+  expected.insert(expected.end(), input.begin(), input.end() - 1);
+  return planted::compare(expected, out.to_host());
+}

@@ -9,6 +9,7 @@ import sys
 import time
 from pathlib import Path
 
+from . import containment
 from . import manifest as manifest_mod
 from .build import BuildTree, first_errors
 from .formats import FORMATS, Report, render
@@ -132,6 +133,9 @@ def main(argv: list[str] | None = None) -> int:
                       file=sys.stderr)
                 return 2
 
+    # Lab code that escapes its test program's session (setsid) is re-parented to the grader,
+    # which stops it when the test program ends (containment.py).
+    containment.become_subreaper()
     results = []
     for lab in labs:
         print(f"grade: lab {lab.number} ({lab.dir}): building and testing", file=sys.stderr)

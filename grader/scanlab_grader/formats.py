@@ -180,6 +180,8 @@ def render_junit(report: Report) -> str:
                 counts["errors" if tag == "error" else "failures"] += 1
             out = ET.SubElement(case, "system-out")
             out.text = _xml_text(f"{c.check.title}\npoints: {_pts(c.points, c.max_points)}\ntests: {', '.join(c.tests)}")
+        if lab.notes:  # the schema's place for what concerns the whole suite
+            ET.SubElement(suite, "system-out").text = _xml_text("\n".join(f"note: {n}" for n in lab.notes))
         for k, v in counts.items():
             suite.set(k, str(v))
             totals[k] += v
@@ -283,7 +285,9 @@ def classroom_payload(report: Report) -> dict:
                 "name": f"Lab {lab.lab.number} {c.check.id}",
                 "status": status,
                 "score": _num(c.points),
-                "message": "" if c.status == "pass" else "\n".join([c.reason] + c.details),
+                # The reporter shows a test's message only: the lab's notes go with each of its tests.
+                "message": "\n".join([f"note: {n}" for n in lab.notes] +
+                                      ([] if c.status == "pass" else [c.reason] + c.details)),
                 "test_code": c.check.tests,
                 "filename": "",
                 "line_no": 0,

@@ -245,9 +245,10 @@ def grade_lab(lab: Lab, opts: Options, tree: BuildTree | None, configure_error: 
                             ["The test program wrote records to the grader's result channel that the",
                              "harness did not sign. Only signed records count; printed output never does."])
     if suite.plan is None:
-        details = suite.notes
-        return _lab_failure(lab, opts.backend, "crash", suite.error or "the test program produced no results",
-                            details)
+        failed = _lab_failure(lab, opts.backend, "crash", suite.error or "the test program produced no results",
+                              suite.notes)
+        failed.notes = list(suite.stopped)
+        return failed
     results = []
     for check in lab.checks:
         if check.category == "performance" and opts.backend != "cuda":
@@ -258,7 +259,8 @@ def grade_lab(lab: Lab, opts: Options, tree: BuildTree | None, configure_error: 
                 and check.category in SANITIZERS):
             result = _run_sanitizers(opts, lab, binary, result, log_dir, env)
         results.append(result)
-    lab_result = LabResult(lab, results, error=suite.error, notes=list(suite.notes) + screen_sources(lab_src))
+    lab_result = LabResult(lab, results, error=suite.error,
+                           notes=list(suite.stopped) + list(suite.notes) + screen_sources(lab_src))
     if suite.error:
         for r in lab_result.checks:
             if r.status == "pass":

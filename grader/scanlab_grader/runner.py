@@ -3,7 +3,7 @@ into one outcome per test.
 
 Every child gets a fresh key, a wall-time limit per test, optional address-space
 and output-size limits, and its own session so that a kill reaches everything
-it started. A crash, hang or early exit fails the test that was running; the
+it started; when it ends, whatever it started is stopped (containment.py). A crash, hang or early exit fails the test that was running; the
 tests that had not run yet are run again in a new child (at most
 ``max_restarts`` times), so one crash costs only the test it killed.
 """
@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from . import gtest_filter
+from . import containment, gtest_filter
 from .protocol import KEY_BYTES, KEY_FD_ENV, RESULT_FD_ENV, RecordStream
 
 HARNESS_NO_KEY_EXIT = 70  # harness_main.cpp: kExitNoKey
@@ -54,6 +54,7 @@ class SuiteRun:
     error: str | None = None  # the program failed as a whole (nothing attributable to a test)
     tampered: str | None = None
     notes: list[str] = field(default_factory=list)
+    stopped: list[str] = field(default_factory=list)  # what lab code left running, one line per run
     exit_codes: list[int] = field(default_factory=list)
     output_tail: str = ""
     runs: int = 0
@@ -99,6 +100,14 @@ class _Single:
     timed_out: str | None = None  # reason when we killed it for time or memory
     memory: bool = False  # killed for memory
     started_at: float = 0.0
+    leftovers: list[containment.Leftover] = field(default_factory=list)  # what it left running
+    channel_held: bool = False  # a leftover had the result channel open
+
+
+def _stop_leftovers(single: _Single, session: int, channel_inode: int) -> None:
+    for leftover in containment.stop_leftovers(session):
+        single.leftovers.append(leftover)
+        single.channel_held |= channel_inode in leftover.holds
 
 
 _PAGE = os.sysconf("SC_PAGE_SIZE")
@@ -140,6 +149,7 @@ def run_once(cmd: list[str], *, env: dict[str, str], cwd: Path, log_path: Path, 
         finally:
             os.close(key_r)
             os.close(res_w)
+    channel_inode = os.fstat(res_r).st_ino
     sel = selectors.DefaultSelector()
     sel.register(res_r, selectors.EVENT_READ)
     stream = single.stream
@@ -151,6 +161,9 @@ def run_once(cmd: list[str], *, env: dict[str, str], cwd: Path, log_path: Path, 
             now = time.monotonic()
             if exited_at is None and proc.poll() is not None:
                 exited_at = now
+                # Whatever it started goes with it; that also closes every other copy of the
+                # channel, so what the program wrote before it exited is read to the end.
+                _stop_leftovers(single, proc.pid, channel_inode)
             if exited_at is not None and now - exited_at > 2.0:
                 break  # something the program started keeps the channel open
             if exited_at is None:
@@ -167,6 +180,7 @@ def run_once(cmd: list[str], *, env: dict[str, str], cwd: Path, log_path: Path, 
                     _kill_group(proc)
                     proc.wait()
                     exited_at = time.monotonic()
+                    _stop_leftovers(single, proc.pid, channel_inode)
             for _key, _mask in sel.select(timeout=0.1):
                 data = os.read(res_r, 65536)
                 if not data:
@@ -187,6 +201,7 @@ def run_once(cmd: list[str], *, env: dict[str, str], cwd: Path, log_path: Path, 
         if proc.poll() is None:
             _kill_group(proc)
         single.rc = proc.wait()
+        _stop_leftovers(single, proc.pid, channel_inode)
     stream.finish()
     return single
 
@@ -260,6 +275,12 @@ def run_suite(cmd_for: Callable[[str | None, int], list[str]], *, env: dict[str,
         suite.runs += 1
         suite.exit_codes.append(single.rc)
         suite.output_tail = _tail(log_path)
+        if single.leftovers:
+            suite.stopped.append(containment.describe(single.leftovers))
+        if single.channel_held:
+            suite.error = ("lab code started a process that kept the grader's result channel open after the "
+                           "test program ended; it was stopped, and the lab's results cannot be trusted")
+            return suite
         stream = single.stream
         if suite.plan is None:
             suite.plan = stream.plan

@@ -14,7 +14,13 @@
 //   forge-exit   like forge, then exit(0) (hides the remaining tests)
 //   hog          FakeLab.Hogs allocates and touches 8 GiB
 //   static-crash the program crashes before main(), in a static constructor
-// With nothing switched on, every test passes.
+//   leave-sleeper   FakeLabLate.Passes forks a child that closes its files and sleeps
+//   leave-daemon    FakeLabLate.Passes double-forks a grandchild in a session of its
+//                   own (setsid) that sleeps
+//   hold-channel    FakeLabLate.Passes forks a child that keeps every file open, the
+//                   grader's result channel included, and sleeps
+// Every process left behind is named "scanlab-leftover" (/proc/PID/comm), so tests can
+// look for it. With nothing switched on, every test passes.
 
 #include <gtest/gtest.h>
 
@@ -28,6 +34,8 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -65,6 +73,31 @@ void forge_records() {
     if (write(fd, lines.data(), lines.size()) < 0) continue;
   }
   closedir(dir);
+}
+
+// Becomes a process that outlives the test program: named for the tests, with its files
+// closed unless it is to hold them, sleeping for a quarter of an hour.
+[[noreturn]] void linger(bool keep_files) {
+  prctl(PR_SET_NAME, "scanlab-leftover");
+  if (!keep_files) {
+    for (int fd = 0; fd < 1024; ++fd) close(fd);
+  }
+  sleep(900);
+  _exit(0);
+}
+
+void leave_processes_behind() {
+  if (behaviour("leave-sleeper") && fork() == 0) linger(false);
+  if (behaviour("hold-channel") && fork() == 0) linger(true);
+  if (behaviour("leave-daemon")) {
+    const pid_t child = fork();
+    if (child == 0) {
+      setsid();
+      if (fork() == 0) linger(false);
+      _exit(0);
+    }
+    waitpid(child, nullptr, 0);
+  }
 }
 
 }  // namespace
@@ -115,4 +148,7 @@ TEST(FakeLab, Hogs) {
   }
 }
 
-TEST(FakeLabLate, Passes) { SUCCEED(); }
+TEST(FakeLabLate, Passes) {
+  leave_processes_behind();
+  SUCCEED();
+}

@@ -3,11 +3,14 @@
 and must classify every check correctly. Usage: test_protocol.py --fake-lab PATH"""
 
 import argparse
+import base64
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 from pathlib import Path
 
@@ -172,6 +175,103 @@ class ProtocolTest(unittest.TestCase):
         for fmt in ("junit", "gradescope", "prairielearn", "classroom"):
             rc, out = self.grade([], fmt=fmt)
             self.assertEqual(rc, 0, f"{fmt}: {out}")
+
+
+def leftover_processes() -> list[str]:
+    """'pid ppid sid state' of every live process the fake lab left behind (named by it)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            name = Path(f"/proc/{entry}/comm").read_text().strip()
+            stat = Path(f"/proc/{entry}/stat").read_text()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2:].split()
+        if name == "scanlab-leftover" and fields[0] not in ("Z", "X"):
+            found.append(f"{entry} ppid {fields[1]} sid {fields[3]} state {fields[0]}")
+    return found
+
+
+class ContainmentTest(unittest.TestCase):
+    """What lab code leaves running is stopped when its test program ends, and said so; the
+    next lab of the run is graded as if nothing had happened."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        root = Path(cls.tmp.name)
+        cls.labs_dir = root / "labs"
+        for lab, text in (("98-fake", manifest_text()),
+                          ("99-quiet", 'title = "Quiet lab"\n[[check]]\nid = "passes"\ntitle = "passes"\n'
+                                       'category = "correctness"\ntests = "FakeLab.Passes*"\npoints = 2\n')):
+            (cls.labs_dir / lab).mkdir(parents=True)
+            (cls.labs_dir / lab / "lab.toml").write_text(text)
+            (root / "submission" / lab).mkdir(parents=True)
+        cls.submission = root / "submission"
+        # Lab 99 runs the same program with every misbehaviour switched off.
+        cls.quiet = root / "quiet_lab"
+        cls.quiet.write_text(f"#!/bin/sh\nSCANLAB_FAKE_LAB= exec '{FAKE_LAB}' \"$@\"\n")
+        cls.quiet.chmod(0o755)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def grade_both(self, behaviour: str):
+        env = dict(os.environ, SCANLAB_FAKE_LAB=behaviour)
+        cmd = [str(GRADE), "--labs-dir", str(self.labs_dir), "--test-binary", f"98={FAKE_LAB}",
+               "--test-binary", f"99={self.quiet}", "--submission", str(self.submission),
+               "--build-root", str(Path(self.tmp.name) / "build"), "--format", "json", "98", "99"]
+        started = time.monotonic()
+        proc = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=300)
+        seconds = time.monotonic() - started
+        left = leftover_processes()
+        print(f"\n  {behaviour}: graded in {seconds:.1f} s; processes named scanlab-leftover afterwards: "
+              f"{left or 'none'}", file=sys.stderr)
+        for line in left:  # leave nothing behind, whatever the outcome
+            os.kill(int(line.split()[0]), signal.SIGKILL)
+        doc = json.loads(proc.stdout)
+        self.assertLess(seconds, 60)
+        self.assertEqual(left, [], "lab code's processes outlived the grading")
+        fake, quiet = doc["labs"]
+        self.assertEqual(quiet["score"], quiet["max_score"], quiet)
+        return fake
+
+    def assert_noted(self, fake):
+        notes = "\n".join(fake["notes"])
+        self.assertRegex(notes, r"lab code started \d+ process(es)? that (was|were) still running after the tests; "
+                                r"(it was|they were) stopped")
+
+    def test_a_forked_sleeper_is_stopped(self):
+        fake = self.grade_both("leave-sleeper")
+        self.assert_noted(fake)
+        self.assertEqual(fake["checks"][0]["status"], "pass")  # leaving a process is noted, not scored
+
+    def test_a_daemon_in_its_own_session_is_stopped(self):
+        fake = self.grade_both("leave-daemon")
+        self.assert_noted(fake)
+        self.assertEqual(fake["checks"][0]["status"], "pass")
+
+    def test_every_format_carries_the_note(self):
+        env = dict(os.environ, SCANLAB_FAKE_LAB="leave-sleeper")
+        for fmt in ("text", "junit", "gradescope", "prairielearn", "classroom"):
+            cmd = [str(GRADE), "--labs-dir", str(self.labs_dir), "--test-binary", f"98={FAKE_LAB}",
+                   "--submission", str(self.submission), "--build-root", str(Path(self.tmp.name) / "build"),
+                   "--format", fmt, "98"]
+            out = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, text=True, timeout=300).stdout
+            if fmt == "classroom":
+                out = base64.b64decode(out).decode()
+            with self.subTest(fmt):
+                self.assertIn("still running after the tests", out)
+        self.assertEqual(leftover_processes(), [])
+
+    def test_holding_the_result_channel_fails_the_lab(self):
+        fake = self.grade_both("hold-channel")
+        self.assert_noted(fake)
+        self.assertEqual(fake["score"], 0)
+        self.assertIn("result channel", fake["checks"][0]["reason"])
 
 
 if __name__ == "__main__":

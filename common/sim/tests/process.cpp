@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/wait.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -55,6 +56,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::map<s
   const pid_t pid = fork();
   if (pid < 0) throw std::runtime_error("fork: " + std::string(std::strerror(errno)));
   if (pid == 0) {
+    setpgid(0, 0);  // a group of its own, so that whatever the program starts is stopped with it
     const int out = open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
     const int err = open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
     if (out < 0 || err < 0 || dup2(out, STDOUT_FILENO) < 0 || dup2(err, STDERR_FILENO) < 0) _exit(127);
@@ -62,10 +64,12 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::map<s
     execve(args[0], args.data(), envp.data());
     _exit(127);
   }
+  setpgid(pid, pid);  // also here: the child may not have run yet
   int status = 0;
   while (waitpid(pid, &status, 0) < 0) {
     if (errno != EINTR) throw std::runtime_error("waitpid: " + std::string(std::strerror(errno)));
   }
+  kill(-pid, SIGKILL);  // nothing the program started outlives it (the group is empty if it started nothing)
   ProcessResult result;
   if (WIFEXITED(status)) result.exit_status = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);

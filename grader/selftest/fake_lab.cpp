@@ -19,7 +19,7 @@
 //                   own (setsid) that sleeps
 //   hold-channel    FakeLabLate.Passes forks a child that keeps every file open, the
 //                   grader's result channel included, and sleeps
-// Every process left behind is named "scanlab-leftover" (/proc/PID/comm), so tests can
+// Every process left behind is named "scanlab-linger" (/proc/PID/comm), so tests can
 // look for it. With nothing switched on, every test passes.
 
 #include <gtest/gtest.h>
@@ -78,7 +78,7 @@ void forge_records() {
 // Becomes a process that outlives the test program: named for the tests, with its files
 // closed unless it is to hold them, sleeping for a quarter of an hour.
 [[noreturn]] void linger(bool keep_files) {
-  prctl(PR_SET_NAME, "scanlab-leftover");
+  prctl(PR_SET_NAME, "scanlab-linger");  // at most 15 characters: the kernel keeps no more
   if (!keep_files) {
     for (int fd = 0; fd < 1024; ++fd) close(fd);
   }

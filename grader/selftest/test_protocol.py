@@ -189,7 +189,7 @@ def leftover_processes() -> list[str]:
         except OSError:
             continue
         fields = stat[stat.rindex(")") + 2:].split()
-        if name == "scanlab-leftover" and fields[0] not in ("Z", "X"):
+        if name == "scanlab-linger" and fields[0] not in ("Z", "X"):
             found.append(f"{entry} ppid {fields[1]} sid {fields[3]} state {fields[0]}")
     return found
 
@@ -228,7 +228,7 @@ class ContainmentTest(unittest.TestCase):
         proc = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=300)
         seconds = time.monotonic() - started
         left = leftover_processes()
-        print(f"\n  {behaviour}: graded in {seconds:.1f} s; processes named scanlab-leftover afterwards: "
+        print(f"\n  {behaviour}: graded in {seconds:.1f} s; processes named scanlab-linger afterwards: "
               f"{left or 'none'}", file=sys.stderr)
         for line in left:  # leave nothing behind, whatever the outcome
             os.kill(int(line.split()[0]), signal.SIGKILL)

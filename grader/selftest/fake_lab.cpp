@@ -76,28 +76,40 @@ void forge_records() {
 }
 
 // Becomes a process that outlives the test program: named for the tests, with its files
-// closed unless it is to hold them, sleeping for a quarter of an hour.
-[[noreturn]] void linger(bool keep_files) {
+// closed unless it is to hold them, sleeping for a quarter of an hour. It closes `ready` last,
+// so that a parent reading `ready` knows when it holds no copy of the result channel.
+[[noreturn]] void linger(bool keep_files, int ready) {
   prctl(PR_SET_NAME, "scanlab-linger");  // at most 15 characters: the kernel keeps no more
   if (!keep_files) {
-    for (int fd = 0; fd < 1024; ++fd) close(fd);
+    for (int fd = 0; fd < 1024; ++fd)
+      if (fd != ready) close(fd);
   }
+  close(ready);
   sleep(900);
   _exit(0);
 }
 
+// Starts the lingering processes the behaviours ask for, and returns once each has closed
+// what it is to close.
 void leave_processes_behind() {
-  if (behaviour("leave-sleeper") && fork() == 0) linger(false);
-  if (behaviour("hold-channel") && fork() == 0) linger(true);
+  int ready[2];
+  if (pipe(ready) != 0) return;
+  if (behaviour("leave-sleeper") && fork() == 0) linger(false, ready[1]);
+  if (behaviour("hold-channel") && fork() == 0) linger(true, ready[1]);
   if (behaviour("leave-daemon")) {
     const pid_t child = fork();
     if (child == 0) {
       setsid();
-      if (fork() == 0) linger(false);
+      if (fork() == 0) linger(false, ready[1]);
       _exit(0);
     }
     waitpid(child, nullptr, 0);
   }
+  close(ready[1]);
+  char byte;
+  while (read(ready[0], &byte, 1) > 0) {
+  }
+  close(ready[0]);
 }
 
 }  // namespace

@@ -71,6 +71,13 @@ bool is_strong(std::uint8_t flags, bool across_blocks) {
   return (flags & kAtomic) || (across_blocks && (flags & kVolatile));
 }
 
+// A plain read of a word that an atomic writes sees the old value or the new one, whole: the
+// compare-and-swap loops of the CUDA Programming Guide (atomicMax on floats, ...) read such a
+// guess and let atomicCAS check it. A plain write beside an atomic is a race all the same.
+bool read_beside_atomic(std::uint8_t a, std::uint8_t b) {
+  return ((a & kAtomic) && !(b & kWrite)) || ((b & kAtomic) && !(a & kWrite));
+}
+
 bool ordered(const AccessRecord& p, const Thread* t, bool shared) {
   if (p.launch != current_launch) return true;
   const Block* b = t->block;
@@ -131,7 +138,7 @@ void check_cell(Cell& cell, Thread* t, const AccessRecord& c, std::uintptr_t add
     if (p.launch == 0 || (p.mask & c.mask) == 0) return false;
     if (ordered(p, t, Shared)) return false;
     const bool across = p.block != t->block->linear;
-    return !(is_strong(p.flags, across) && is_strong(c.flags, across));
+    return !(is_strong(p.flags, across) && is_strong(c.flags, across)) && !read_beside_atomic(p.flags, c.flags);
   };
   if (conflicts(cell.write)) report_race(cell.write, t, c, address, Shared);
   if (c.flags & kWrite) {

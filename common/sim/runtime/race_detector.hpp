@@ -1,7 +1,7 @@
 // The race detector: compute-sanitizer racecheck's rule, applied to every access of student code.
 //
-// Within a block, two accesses to the same byte by different threads, at least one a write and
-// not both atomic, are a hazard unless a barrier lies between them (they are in different
+// Within a block, two accesses to the same byte by different threads, at least one a write, not
+// both atomic and not a plain read beside an atomic (the compare-and-swap loop), are a hazard unless a barrier lies between them (they are in different
 // barrier intervals) or a __syncwarp orders them (same warp). This is exact at any block size:
 // each 4-byte word remembers its last write and up to two readers of the current interval,
 // with the bytes each touched.

@@ -323,6 +323,23 @@ inline unsigned long long __brevll(unsigned long long x) {
 template <class T>
 T __ldg(const T* p) { return *p; }
 
+// ---- Reinterpretation intrinsics: the same bits as another type (the CAS loops of atomics on
+// floats use them) ----------------------------------------------------------------------------
+#define SCANLAB_SIM_REINTERPRET(NAME, FROM, TO)                    \
+  inline TO NAME(FROM x) {                                         \
+    static_assert(sizeof(FROM) == sizeof(TO), "same size");        \
+    TO y;                                                          \
+    std::memcpy(&y, &x, sizeof y);                                 \
+    return y;                                                      \
+  }
+SCANLAB_SIM_REINTERPRET(__float_as_int, float, int)
+SCANLAB_SIM_REINTERPRET(__int_as_float, int, float)
+SCANLAB_SIM_REINTERPRET(__float_as_uint, float, unsigned)
+SCANLAB_SIM_REINTERPRET(__uint_as_float, unsigned, float)
+SCANLAB_SIM_REINTERPRET(__double_as_longlong, double, long long)
+SCANLAB_SIM_REINTERPRET(__longlong_as_double, long long, double)
+#undef SCANLAB_SIM_REINTERPRET
+
 // Device-side min/max, as CUDA's math headers declare them: plain overloads, so they win over
 // std::min/std::max in code that says `using namespace std;`.
 #define SCANLAB_SIM_MIN_MAX(A, B, R)                                                  \

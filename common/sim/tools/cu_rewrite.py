@@ -246,18 +246,6 @@ def blank_non_code(src: Source, begin: int, end: int) -> str:
     return "".join(c if src.mask[k] else " " for k, c in zip(range(begin, end), src.text[begin:end]))
 
 
-def top_level_comma(text: str) -> bool:
-    depth = 0
-    for c in text:
-        if c in "<([{":
-            depth += 1
-        elif c in ">)]}":
-            depth -= 1
-        elif c == "," and depth == 0:
-            return True
-    return False
-
-
 def split_top_level(text: str) -> list[str]:
     """`text` split at the commas outside brackets and template arguments."""
     parts, depth, start = [], 0, 0

@@ -1,5 +1,5 @@
-// The program's kernel and launch live in header_kernel.cuh: a block sum with a missing barrier
-// (built with -DPLANTED_FIXED, the fixed twin, it is there).
+// The program's kernel and launch live in header_kernel.cuh: a block sum with a missing
+// barrier, and its fixed twin.
 #include <numeric>
 
 #include "header_kernel.cuh"

@@ -1,7 +1,8 @@
 # Building lab code for either backend from the same .cu files.
 #
 #   scanlab_add_cuda_sources(<target> <file.cu>...)   nvcc, or rewritten for the simulator
-#   scanlab_sim_rewrite(<file.cu> <out_var>)            the rewritten C++ of a .cu (sim backend)
+#   scanlab_sim_rewrite(<file.cu> <out_var> [INCLUDE_DIRS dir...])
+#                                                       the rewritten C++ of a .cu (sim backend)
 #   scanlab_sim_rewritten_path(<file.cu> <out_var>)     where that rewritten file goes
 
 if(SCANLAB_BACKEND STREQUAL "cuda")
@@ -29,14 +30,20 @@ endfunction()
 
 # The rewritten C++ for a .cu: same lines, launches and __shared__ turned into simulator calls.
 function(scanlab_sim_rewrite source out_var)
+  cmake_parse_arguments(ARG "" "" "INCLUDE_DIRS" ${ARGN})
+  set(include_args)
+  foreach(dir IN LISTS ARG_INCLUDE_DIRS)
+    list(APPEND include_args -I "${dir}")
+  endforeach()
   get_filename_component(abs "${source}" ABSOLUTE)
   get_filename_component(name "${abs}" NAME)
   scanlab_sim_rewritten_path("${abs}" out)
-  # The program's own headers with CUDA syntax are rewritten beside ${out}; the depfile makes
-  # a change to any header the rewrite read run it again.
+  # The program's own headers with CUDA syntax (found next to the file or in INCLUDE_DIRS)
+  # are rewritten beside ${out}; the depfile makes a change to any header the rewrite read
+  # run it again.
   add_custom_command(
     OUTPUT "${out}"
-    COMMAND Python3::Interpreter "${SCANLAB_REWRITER}" "${abs}" -o "${out}" --depfile "${out}.d"
+    COMMAND Python3::Interpreter "${SCANLAB_REWRITER}" "${abs}" -o "${out}" --depfile "${out}.d" ${include_args}
     DEPENDS "${abs}" "${SCANLAB_REWRITER}"
     DEPFILE "${out}.d"
     COMMENT "Preparing ${name} for the CPU simulator"

@@ -4,7 +4,8 @@
 #
 # builds labNN_tests from every *_test.cpp of the folder and its instantiations.cu, which
 # #includes SCANLAB_LAB_SOURCE: <file.cu> of the submission's NN-name/ folder (labs/ for
-# students, solutions/ for the kit's own checks). The test program links the grader's
+# students, solutions/ for the kit's own checks). Earlier labs that <file.cu> includes
+# ("02-kogge-stone/kogge_stone.cu") come from SCANLAB_EARLIER_LABS_DIR. The test program links the grader's
 # harness, is run by ctest (label grader), and is part of `lab_tests`, the target that builds
 # every lab's test program.
 
@@ -30,7 +31,7 @@ function(scanlab_add_lab_tests)
   else()
     # The instantiation file #includes the rewritten lab file: generate it as part of the
     # target, and rebuild the instantiations whenever it changes.
-    scanlab_sim_rewrite("${lab_file}" included)
+    scanlab_sim_rewrite("${lab_file}" included INCLUDE_DIRS "${SCANLAB_EARLIER_LABS_DIR}")
     target_sources(${target} PRIVATE "${included}")
     set_source_files_properties("${included}" TARGET_DIRECTORY ${target} PROPERTIES HEADER_FILE_ONLY TRUE GENERATED TRUE)
     scanlab_sim_rewritten_path("${instantiations}" rewritten_instantiations)
@@ -40,7 +41,7 @@ function(scanlab_add_lab_tests)
   scanlab_add_cuda_sources(${target} "${instantiations}")
   target_compile_definitions(${target} PRIVATE "SCANLAB_LAB_SOURCE=\"${included}\"")
   target_include_directories(${target} PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}" "${SCANLAB_LAB_TEST_HELPERS}"
-                                               "${SCANLAB_SUBMISSION_DIR}/${lab_dir}")
+                                               "${SCANLAB_SUBMISSION_DIR}/${lab_dir}" "${SCANLAB_EARLIER_LABS_DIR}")
   target_link_libraries(${target} PRIVATE scanlab_grader_harness GTest::gtest)
   add_dependencies(lab_tests ${target})
   add_test(NAME ${target} COMMAND ${target})

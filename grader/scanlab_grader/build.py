@@ -39,6 +39,14 @@ def _run(cmd: list[str], cwd: Path, timeout: float) -> tuple[int, str]:
     return proc.returncode, proc.stdout.decode("utf-8", errors="replace")
 
 
+def earlier_labs_dir(repo: Path, submission: Path) -> Path:
+    """Where a lab's `#include "NN-name/file.cu"` of an earlier lab is found: the reference
+    solutions when the kit has them (an earlier lab's bug then costs points in that lab
+    only), the submission itself otherwise (a student's copy of the kit)."""
+    solutions = repo / "solutions"
+    return solutions if solutions.is_dir() else submission
+
+
 class BuildTree:
     """One CMake build directory per (backend, submission directory)."""
 
@@ -58,6 +66,7 @@ class BuildTree:
     def configure_args(self) -> list[str]:
         # The simulator's own tests and benchmarks are not needed for grading.
         args = [f"-DSCANLAB_BACKEND={self.backend}", f"-DSCANLAB_SUBMISSION_DIR={self.submission}",
+                f"-DSCANLAB_EARLIER_LABS_DIR={earlier_labs_dir(self.repo, self.submission)}",
                 "-DSCANLAB_BUILD_GRADER=ON", "-DSCANLAB_BUILD_SIM_TESTS=OFF"]
         if not any(d.startswith("CMAKE_BUILD_TYPE=") for d in self.defines):
             args.append("-DCMAKE_BUILD_TYPE=Release")

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import gtest_filter
-from .build import BuildTree, first_errors
+from .build import BuildTree, earlier_labs_dir, first_errors
 from .manifest import Check, Lab
 from .runner import Limits, SuiteRun, TestOutcome, run_suite
 
@@ -197,6 +197,37 @@ def screen_sources(lab_src: Path) -> list[str]:
     return [f"lab code names '{name}' ({where}); an instructor should review it" for name, where in found.items()]
 
 
+_EARLIER_LAB_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"(?P<lab>[0-9][0-9]-[a-z0-9-]+)/(?P<file>[^"]+)"', re.M)
+
+
+def earlier_lab_notes(lab_src: Path, earlier: Path, submission: Path, repo: Path) -> list[str]:
+    """Which earlier labs the lab's files include, and whose copy of them was built."""
+    notes = []
+    seen = set()
+    for path in sorted(lab_src.glob("*")) if lab_src.is_dir() else []:
+        if path.suffix not in _SOURCE_SUFFIXES or not path.is_file():
+            continue
+        for m in _EARLIER_LAB_INCLUDE.finditer(path.read_text(errors="replace")):
+            included = earlier / m.group("lab") / m.group("file")
+            if included in seen:
+                continue
+            seen.add(included)
+            shown = _relative(included, repo)
+            if earlier.resolve() == submission.resolve():
+                notes.append(f"built with lab {m.group('lab')[:2]} of this submission ({shown})")
+            else:
+                notes.append(f"built with the reference solution of lab {m.group('lab')[:2]} ({shown}), "
+                             f"so a bug in your lab {m.group('lab')[:2]} costs points in that lab only")
+    return notes
+
+
+def _relative(path: Path, base: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(base.resolve()))
+    except ValueError:
+        return str(path)
+
+
 def child_environment() -> dict[str, str]:
     """The grader's environment minus what would change which tests run or how
     gtest reports (GTEST_FILTER, sharding set by a surrounding ctest, ...)."""
@@ -260,7 +291,9 @@ def grade_lab(lab: Lab, opts: Options, tree: BuildTree | None, configure_error: 
             result = _run_sanitizers(opts, lab, binary, result, log_dir, env)
         results.append(result)
     lab_result = LabResult(lab, results, error=suite.error,
-                           notes=list(suite.stopped) + list(suite.notes) + screen_sources(lab_src))
+                           notes=list(suite.stopped) + list(suite.notes) + screen_sources(lab_src)
+                           + earlier_lab_notes(lab_src, earlier_labs_dir(opts.repo, opts.submission),
+                                               opts.submission, opts.repo))
     if suite.error:
         for r in lab_result.checks:
             if r.status == "pass":

@@ -16,32 +16,47 @@
 
 #include "scanlab/cuda_check.hpp"
 #include "scanlab/section_size.hpp"
+#include "scanlab/shared_alignment.hpp"
 
-// Dynamic shared memory, declared once as bytes because the element type is a template
-// parameter. 16 bytes covers the alignment of every element type the kit scans.
-constexpr std::size_t kSharedAlignment = 16;
+// ---------------------------------------------------------------------------------------
+// Block level: scan section[0 .. section_size) in shared memory, one element per thread.
+// Later labs reuse these two functions by including this file: when they return, every
+// thread of the block sees the whole scanned section.
+
+template <class T, class Op>
+__device__ void block_scan_inplace(T* section, unsigned tid, unsigned section_size, Op op) {
+    // TODO 1: the Kogge-Stone steps (stride 1, 2, 4, ...) on `section`, in place, so that no
+    //         thread ever reads an element another thread may be writing.
+}
+
+// Returns the buffer (front or back) that holds the result.
+template <class T, class Op>
+__device__ T* block_scan_double_buffer(T* front, T* back, unsigned tid, unsigned section_size, Op op) {
+    // TODO 2: the Kogge-Stone steps, each reading one buffer and writing the other, with as
+    //         few barriers as that allows. Return the buffer that holds the result.
+    return front;
+}
+
+// ---------------------------------------------------------------------------------------
+// Kernels: one block per section, blockDim.x == section size.
 
 template <class T, class Op>
 __global__ void kogge_stone_inplace_kernel(const T* in, T* out, std::size_t n, Op op) {
-    extern __shared__ __align__(kSharedAlignment) unsigned char shared_bytes[];
+    extern __shared__ __align__(scanlab::kSharedAlignment) unsigned char shared_bytes[];
     T* const section = reinterpret_cast<T*>(shared_bytes);  // blockDim.x elements
 
-    // TODO 1: load this block's section of `in` into `section` (identity past n).
-    // TODO 2: scan `section` in place with the Kogge-Stone steps (stride 1, 2, 4, ...),
-    //         so that no thread ever reads an element another thread may be writing.
-    // TODO 3: store the positions below n to `out`.
+    // TODO 3: load this block's section of `in` into `section` (identity past n), scan it
+    //         with block_scan_inplace, and store the positions below n to `out`.
 }
 
 template <class T, class Op>
 __global__ void kogge_stone_double_buffer_kernel(const T* in, T* out, std::size_t n, Op op) {
-    extern __shared__ __align__(kSharedAlignment) unsigned char shared_bytes[];
+    extern __shared__ __align__(scanlab::kSharedAlignment) unsigned char shared_bytes[];
     T* const front = reinterpret_cast<T*>(shared_bytes);  // blockDim.x elements
     T* const back = front + blockDim.x;                   // blockDim.x more
 
-    // TODO 1: load this block's section of `in` into `front` (identity past n).
-    // TODO 2: scan with the Kogge-Stone steps, each step reading one buffer and writing the
-    //         other, with as few barriers as that allows.
-    // TODO 3: store the positions below n, from whichever buffer holds the result, to `out`.
+    // TODO 3: load this block's section of `in` into `front` (identity past n), scan it
+    //         with block_scan_double_buffer, and store the positions below n to `out`.
 }
 
 inline void check_section_size(unsigned section_size) {

@@ -31,16 +31,21 @@
 
 #include "scanlab/cuda_check.hpp"
 #include "scanlab/section_size.hpp"
+#include "scanlab/shared_alignment.hpp"
 
-// BEGIN SOLUTION
 // ---------------------------------------------------------------------------------------
 // Block level: scan section[0 .. section_size) in shared memory, one element per thread.
+// Later labs reuse these two functions by including this file: when they return, every
+// thread of the block sees the whole scanned section.
 
+// BEGIN SOLUTION
 // In place: one buffer. A thread reads section[tid - stride] while the thread `stride`
 // places earlier may be updating that very element, so every step needs two barriers:
 // all reads of the step finish before any write, all writes before the next step's reads.
+// END SOLUTION
 template <class T, class Op>
 __device__ void block_scan_inplace(T* section, unsigned tid, unsigned section_size, Op op) {
+    // BEGIN SOLUTION
     for (unsigned stride = 1; stride < section_size; stride *= 2) {  //@ inplace-step-loop
         const bool has_partner = tid >= stride;  //@ inplace-has-partner
         T partial = section[tid];
@@ -49,13 +54,22 @@ __device__ void block_scan_inplace(T* section, unsigned tid, unsigned section_si
         if (has_partner) section[tid] = partial;
         __syncthreads();  // every write of this step precedes the next reads  //@ inplace-step-barrier
     }
+    // END SOLUTION
+    // BEGIN PROMPT
+    //| // TODO 1: the Kogge-Stone steps (stride 1, 2, 4, ...) on `section`, in place, so that no
+    //| //         thread ever reads an element another thread may be writing.
+    // END PROMPT
 }
 
+// BEGIN SOLUTION
 // Double-buffered: each step reads one buffer and writes the other, so reads and writes of
 // one step never touch the same element and a single barrier per step suffices. Costs a
-// second buffer of shared memory. Returns the buffer that holds the result.
+// second buffer of shared memory.
+// END SOLUTION
+// Returns the buffer (front or back) that holds the result.
 template <class T, class Op>
 __device__ T* block_scan_double_buffer(T* front, T* back, unsigned tid, unsigned section_size, Op op) {
+    // BEGIN SOLUTION
     for (unsigned stride = 1; stride < section_size; stride *= 2) {
         back[tid] = tid >= stride ? op(front[tid - stride], front[tid]) : front[tid];  //@ double-buffer-combine
         T* const written = back;
@@ -64,15 +78,16 @@ __device__ T* block_scan_double_buffer(T* front, T* back, unsigned tid, unsigned
         __syncthreads();  // this step's writes precede the next step's reads  //@ double-buffer-step-barrier
     }
     return front;
+    // END SOLUTION
+    // BEGIN PROMPT
+    //| // TODO 2: the Kogge-Stone steps, each reading one buffer and writing the other, with as
+    //| //         few barriers as that allows. Return the buffer that holds the result.
+    //| return front;
+    // END PROMPT
 }
 
 // ---------------------------------------------------------------------------------------
 // Kernels: one block per section, blockDim.x == section size.
-
-// END SOLUTION
-// Dynamic shared memory, declared once as bytes because the element type is a template
-// parameter. 16 bytes covers the alignment of every element type the kit scans.
-constexpr std::size_t kSharedAlignment = 16;
 
 // BEGIN SOLUTION
 // Positions past n are padded with the identity, so the last, partial section runs the same
@@ -92,7 +107,7 @@ __device__ void store_section(const T* section, T* out, std::size_t n) {
 // END SOLUTION
 template <class T, class Op>
 __global__ void kogge_stone_inplace_kernel(const T* in, T* out, std::size_t n, Op op) {
-    extern __shared__ __align__(kSharedAlignment) unsigned char shared_bytes[];
+    extern __shared__ __align__(scanlab::kSharedAlignment) unsigned char shared_bytes[];
     T* const section = reinterpret_cast<T*>(shared_bytes);  // blockDim.x elements  //@ inplace-section
     // BEGIN SOLUTION
     load_section(in, section, n, op);
@@ -102,16 +117,14 @@ __global__ void kogge_stone_inplace_kernel(const T* in, T* out, std::size_t n, O
     // END SOLUTION
     // BEGIN PROMPT
     //|
-    //| // TODO 1: load this block's section of `in` into `section` (identity past n).
-    //| // TODO 2: scan `section` in place with the Kogge-Stone steps (stride 1, 2, 4, ...),
-    //| //         so that no thread ever reads an element another thread may be writing.
-    //| // TODO 3: store the positions below n to `out`.
+    //| // TODO 3: load this block's section of `in` into `section` (identity past n), scan it
+    //| //         with block_scan_inplace, and store the positions below n to `out`.
     // END PROMPT
 }
 
 template <class T, class Op>
 __global__ void kogge_stone_double_buffer_kernel(const T* in, T* out, std::size_t n, Op op) {
-    extern __shared__ __align__(kSharedAlignment) unsigned char shared_bytes[];
+    extern __shared__ __align__(scanlab::kSharedAlignment) unsigned char shared_bytes[];
     T* const front = reinterpret_cast<T*>(shared_bytes);  // blockDim.x elements
     T* const back = front + blockDim.x;                   // blockDim.x more
     // BEGIN SOLUTION
@@ -122,10 +135,8 @@ __global__ void kogge_stone_double_buffer_kernel(const T* in, T* out, std::size_
     // END SOLUTION
     // BEGIN PROMPT
     //|
-    //| // TODO 1: load this block's section of `in` into `front` (identity past n).
-    //| // TODO 2: scan with the Kogge-Stone steps, each step reading one buffer and writing the
-    //| //         other, with as few barriers as that allows.
-    //| // TODO 3: store the positions below n, from whichever buffer holds the result, to `out`.
+    //| // TODO 3: load this block's section of `in` into `front` (identity past n), scan it
+    //| //         with block_scan_double_buffer, and store the positions below n to `out`.
     // END PROMPT
 }
 

@@ -2,7 +2,7 @@
 // Lab 03 reference solution: exclusive scan, natively and by conversion.
 //
 // kogge_stone_exclusive_scan shifts each section right by one element as it loads it (the
-// first position gets the identity) and then runs the ordinary Kogge-Stone inclusive scan:
+// first position gets the identity) and then runs lab 02's double-buffered inclusive scan:
 // same steps, same S*log2(S) - (S-1) applications per section. The two conversions are
 // element-wise maps over the whole array: shifting costs no application of the operator,
 // going back costs one per element (the exclusive prefix combined with the element itself).
@@ -26,29 +26,18 @@
 
 #include "scanlab/cuda_check.hpp"
 #include "scanlab/section_size.hpp"
+#include "scanlab/shared_alignment.hpp"
+
+// Lab 02's block-level scans (block_scan_double_buffer, block_scan_inplace) and its host
+// helpers. Built with -I pointing at the folder that holds the labs (the grader uses the
+// reference of lab 02 there, so a bug in lab 02 costs points in lab 02 only).
+#include "02-kogge-stone/kogge_stone.cu"
 
 // BEGIN SOLUTION
-// ---------------------------------------------------------------------------------------
-// Block level: double-buffered Kogge-Stone scan of one section, one element per thread.
-// Reads and writes of a step go to different buffers, so one barrier per step suffices.
-// Returns the buffer that holds the result.
-template <class T, class Op>
-__device__ T* block_scan_double_buffer(T* front, T* back, unsigned tid, unsigned section_size, Op op) {
-    for (unsigned stride = 1; stride < section_size; stride *= 2) {
-        back[tid] = tid >= stride ? op(front[tid - stride], front[tid]) : front[tid];  //@ combine
-        T* const written = back;
-        back = front;
-        front = written;
-        __syncthreads();  // this step's writes precede the next step's reads  //@ step-barrier
-    }
-    return front;
-}
-
 // ---------------------------------------------------------------------------------------
 // Kernels.
 
 // END SOLUTION
-constexpr std::size_t kSharedAlignment = 16;  // covers every element type the kit scans
 constexpr unsigned kConvertBlockSize = 256;   // element-wise maps: any multiple of a warp
 // BEGIN SOLUTION
 constexpr unsigned kMaxConvertBlocks = 65535; // grid-stride loops cover any n beyond this
@@ -64,7 +53,7 @@ constexpr unsigned kMaxConvertBlocks = 65535; // grid-stride loops cover any n b
 // END PROMPT
 template <class T, class Op>
 __global__ void kogge_stone_exclusive_kernel(const T* in, T* out, std::size_t n, Op op) {
-    extern __shared__ __align__(kSharedAlignment) unsigned char shared_bytes[];
+    extern __shared__ __align__(scanlab::kSharedAlignment) unsigned char shared_bytes[];
     T* const front = reinterpret_cast<T*>(shared_bytes);  // blockDim.x elements  //@ front
     // BEGIN SOLUTION
     T* const back = front + blockDim.x;
@@ -82,7 +71,7 @@ __global__ void kogge_stone_exclusive_kernel(const T* in, T* out, std::size_t n,
     //|
     //| // TODO 1: load the section so that a Kogge-Stone inclusive scan of shared memory yields
     //| //         the exclusive scan of the section.
-    //| // TODO 2: scan it with the Kogge-Stone steps, race-free.
+    //| // TODO 2: scan it with your block scan from lab 02.
     //| // TODO 3: store the positions below n to `out`.
     // END PROMPT
 }
@@ -131,9 +120,7 @@ inline unsigned convert_grid_size(std::size_t n) {
 
 template <class T, class Op>
 void kogge_stone_exclusive_scan(const T* d_in, T* d_out, std::size_t n, unsigned section_size, Op op) {
-    if (!scanlab::is_valid_section_size(section_size)) {
-        throw std::invalid_argument("section_size must be a power of two in [32, 1024]");
-    }
+    check_section_size(section_size);
     // BEGIN SOLUTION
     if (n == 0) return;  // a launch with no blocks is an invalid configuration
     constexpr std::size_t kBuffers = 2;

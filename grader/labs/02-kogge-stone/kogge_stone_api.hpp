@@ -13,15 +13,26 @@ void kogge_stone_double_buffer_scan(const T* d_in, T* d_out, std::size_t n, unsi
 
 namespace lab02 {
 
-inline constexpr auto kInPlace = [](auto... args) { kogge_stone_inplace_scan(args...); };
-inline constexpr auto kDoubleBuffer = [](auto... args) { kogge_stone_double_buffer_scan(args...); };
+using scanlab::grading::SectionShape;
+
+inline constexpr auto kInPlace = [](auto in, auto out, std::size_t n, SectionShape shape, auto op) {
+    kogge_stone_inplace_scan(in, out, n, shape.threads, op);
+};
+inline constexpr auto kDoubleBuffer = [](auto in, auto out, std::size_t n, SectionShape shape, auto op) {
+    kogge_stone_double_buffer_scan(in, out, n, shape.threads, op);
+};
 
 // log2(S) steps; step `stride` updates the S - stride elements that have a partner, which
 // sums to S*log2(S) - (S-1).
+inline unsigned long long kogge_stone_applications(unsigned s) {
+    return static_cast<unsigned long long>(s) * scanlab::ceil_log2(s) - (s - 1);
+}
+
 inline const scanlab::grading::SectionScanSpec kKoggeStone{
     scanlab::ScanKind::inclusive,
-    [](unsigned s) { return scanlab::ceil_log2(s); },
-    [](unsigned s) { return static_cast<unsigned long long>(s) * scanlab::ceil_log2(s) - (s - 1); },
+    scanlab::grading::shapes_with_elements_per_thread(1),
+    [](SectionShape shape) { return scanlab::ceil_log2(shape.section_size()); },
+    [](SectionShape shape) { return kogge_stone_applications(shape.section_size()); },
 };
 
 }  // namespace lab02

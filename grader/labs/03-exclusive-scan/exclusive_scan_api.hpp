@@ -20,13 +20,20 @@ namespace lab03 {
 using namespace scanlab::grading;
 using scanlab::ScanKind;
 
-inline constexpr auto kExclusiveScan = [](auto... args) { kogge_stone_exclusive_scan(args...); };
+inline constexpr auto kExclusiveScan = [](auto in, auto out, std::size_t n, SectionShape shape, auto op) {
+    kogge_stone_exclusive_scan(in, out, n, shape.threads, op);
+};
 
-// The same steps as the inclusive Kogge-Stone scan on a section shifted by one.
+// The same steps as the inclusive Kogge-Stone scan on a section shifted by one:
+// S*log2(S) - (S-1) applications.
 inline const SectionScanSpec kKoggeStoneExclusive{
     ScanKind::exclusive,
-    [](unsigned s) { return scanlab::ceil_log2(s); },
-    [](unsigned s) { return static_cast<unsigned long long>(s) * scanlab::ceil_log2(s) - (s - 1); },
+    shapes_with_elements_per_thread(1),
+    [](SectionShape shape) { return scanlab::ceil_log2(shape.section_size()); },
+    [](SectionShape shape) {
+        const unsigned s = shape.section_size();
+        return static_cast<unsigned long long>(s) * scanlab::ceil_log2(s) - (s - 1);
+    },
 };
 
 // Whole-array sizes: empty, single, around one and several blocks of any reasonable size.

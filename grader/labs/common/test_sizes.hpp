@@ -4,13 +4,31 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <string>
 #include <vector>
 
 namespace scanlab::grading {
 
-inline const std::vector<unsigned>& section_sizes() {
-    static const std::vector<unsigned> sizes{32, 256, 1024};
-    return sizes;
+// How one block covers its section: `threads` threads, `elements_per_thread` elements each.
+struct SectionShape {
+    unsigned threads;
+    unsigned elements_per_thread = 1;
+    unsigned section_size() const { return threads * elements_per_thread; }
+};
+
+inline std::string describe(SectionShape shape) {
+    std::string text = "section_size = " + std::to_string(shape.section_size());
+    if (shape.elements_per_thread != 1) {
+        text += " (" + std::to_string(shape.threads) + " threads x " + std::to_string(shape.elements_per_thread) + ")";
+    }
+    return text;
+}
+
+// The block sizes every section scan is graded at: one warp, a common size, the largest.
+inline std::vector<SectionShape> shapes_with_elements_per_thread(unsigned elements_per_thread) {
+    std::vector<SectionShape> shapes;
+    for (const unsigned threads : {32u, 256u, 1024u}) shapes.push_back({threads, elements_per_thread});
+    return shapes;
 }
 
 inline constexpr std::size_t kManySections = 19;  // enough blocks to run several at once

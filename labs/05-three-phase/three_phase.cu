@@ -1,0 +1,64 @@
+// Lab 05: the three-phase scan of sections larger than a block.
+//
+// A block of threads_per_block threads scans a section of
+// threads_per_block * elements_per_thread consecutive elements in shared memory.
+// Sections are independent.
+//
+// Conventions (see README.md):
+//   - op(a, b) combines an EARLIER value a with a LATER value b; never swap them.
+//   - Positions of the last section past n take part as op.identity(); nothing is stored
+//     for them.
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <stdexcept>
+
+#include "scanlab/cuda_check.hpp"
+#include "scanlab/section_size.hpp"
+#include "scanlab/shared_alignment.hpp"
+
+// Lab 02's block-level scans: phase 2 is block_scan_inplace. Built with -I pointing at the
+// folder that holds the labs (the grader uses the reference of lab 02 there, so a bug in
+// lab 02 costs points in lab 02 only).
+#include "02-kogge-stone/kogge_stone.cu"
+
+// The dynamic shared memory a kernel may use without opting in to more: the section and
+// the sub-section totals must fit in it.
+constexpr std::size_t kMaxSharedBytes = 48 * 1024;
+
+// One block of blockDim.x threads per section of blockDim.x * elements_per_thread elements.
+template <class T, class Op>
+__global__ void three_phase_kernel(const T* in, T* out, std::size_t n, unsigned elements_per_thread, Op op) {
+    extern __shared__ __align__(scanlab::kSharedAlignment) unsigned char shared_bytes[];
+    const unsigned section_size = blockDim.x * elements_per_thread;
+    T* const section = reinterpret_cast<T*>(shared_bytes);  // section_size elements
+    T* const totals = section + section_size;               // blockDim.x elements, one per thread
+    const std::size_t start = static_cast<std::size_t>(blockIdx.x) * section_size;
+
+    // TODO 1: load the section into `section` (identity past n) so that the threads of a
+    //         warp read consecutive elements.
+    // TODO 2: phase 1, each thread scans its own elements_per_thread consecutive elements
+    //         sequentially and writes its sub-section's total to `totals`.
+    // TODO 3: phase 2, scan `totals` with your in-place block scan from lab 02.
+    // TODO 4: phase 3, each thread adds what comes before its sub-section.
+    // TODO 5: store the positions below n, warp-consecutive again.
+}
+
+// The section and one total per thread.
+template <class T>
+std::size_t three_phase_shared_bytes(unsigned threads_per_block, unsigned elements_per_thread) {
+    return (static_cast<std::size_t>(threads_per_block) * elements_per_thread + threads_per_block) * sizeof(T);
+}
+
+template <class T, class Op>
+void three_phase_scan(const T* d_in, T* d_out, std::size_t n, unsigned threads_per_block,
+                      unsigned elements_per_thread, Op op) {
+    check_section_size(threads_per_block);  // lab 02: a power of two in [32, 1024]
+    const std::size_t shared_bytes = three_phase_shared_bytes<T>(threads_per_block, elements_per_thread);
+    if (elements_per_thread == 0 || shared_bytes > kMaxSharedBytes) {
+        throw std::invalid_argument("elements_per_thread must be at least 1, and a section and its totals must fit in 48 KiB of shared memory");
+    }
+    // TODO 6: launch three_phase_kernel with one block of threads_per_block threads per
+    //         section and shared_bytes of dynamic shared memory; check the launch.
+}

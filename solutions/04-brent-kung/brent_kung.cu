@@ -106,9 +106,9 @@ template <class T, class Op>
 __device__ void block_exclusive_scan_brent_kung(T* padded, unsigned tid, unsigned section_size, Op op) {
     // BEGIN SOLUTION
     reduce_tree(padded, tid, section_size, op, Padded{});  // the up-sweep
-    // The root's prefix is the identity.
+    // The root's prefix is the identity. No barrier needed before the down-sweep: its first
+    // step is thread 0's alone, on the root.
     if (tid == 0) padded[padded_index(section_size - 1)] = op.identity();  //@ root
-    __syncthreads();  // the root is set before the down-sweep reads it  //@ root-barrier
     // Down-sweep: node `index` holds the prefix of everything before its subtree; its left
     // child (index - stride) holds its subtree's first half. The left child gets the node's
     // prefix, the right child (the node's own position) that prefix followed by the left

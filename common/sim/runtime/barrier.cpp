@@ -3,6 +3,8 @@
 // reported as a warning because CUDA C++ asks for barriers in uniform control flow.
 #include "barrier.hpp"
 
+#include "counters.hpp"
+
 #include <cstring>
 #include <string>
 #include <vector>
@@ -162,6 +164,7 @@ void release(Block& b) {
     case Kind::all: result = count == static_cast<int>(b.live); break;
     case Kind::any: result = count > 0; break;
   }
+  counters::end_interval(b);  // before any thread runs on into the next interval
   b.barrier.last = first->barrier.site;
   b.barrier.interval += 1;
   b.barrier.waiting = 0;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "barrier.hpp"
+#include "counters.hpp"
 #include "race_detector.hpp"
 #include "scanlab/sim/cuda.hpp"
 #include "shared_memory.hpp"
@@ -34,6 +35,7 @@ struct Block {
   std::vector<warp::Warp> warps;    // warp.cpp
   shared_memory::Arena shared;      // shared_memory.cpp
   race_detector::BlockClocks race;  // race_detector.cpp
+  counters::BlockTally counting;    // counters.cpp
 };
 
 }  // namespace scanlab::sim::detail

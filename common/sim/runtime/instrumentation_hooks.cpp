@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "counters.hpp"
 #include "global_memory.hpp"
 #include "memory.hpp"
 #include "race_detector.hpp"
@@ -43,6 +44,7 @@ inline void access(void* p, std::size_t bytes, std::uint8_t flags, std::uintptr_
   // the value that was there when it acquired (a flag seen set was also acquired).
   if (flags & kVolatile) scheduler::yield(t, pc);
   if (memory::in_global(address) || memory::in_shared(address)) {
+    if (counters::enabled) counters::record_access(*t, address, bytes, memory::in_shared(address), flags & kWrite, pc);
     race_detector::check_access(t, address, bytes, flags, pc);
     if (flags & kVolatile) {
       if (flags & kWrite) race_detector::release(t, address);

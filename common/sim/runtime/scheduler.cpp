@@ -3,6 +3,8 @@
 // is made by a seeded scheduler, so that code relying on one particular order fails here too.
 #include "scheduler.hpp"
 
+#include "counters.hpp"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -115,11 +117,13 @@ void start_block(Block& b, Launch& launch, unsigned linear, unsigned slot) {
   warp::begin_block(b);
   shared_memory::begin_block(b);
   race_detector::begin_block(b);
+  counters::begin_block(b);
 }
 
 // A block leaves its slot, finished or stopped with the launch. The fibers of a stopped block
 // are dropped (they unwind); those of a finished one are parked, ready for the next block.
 void end_block(Block& b) {
+  counters::end_block(b);  // the last interval, while the shared memory is still placed
   shared_memory::end_block(b);
   if (b.finished) return;
   for (unsigned i = 0; i < b.thread_count; ++i) b.threads[i].fiber = boost::context::fiber{};
@@ -254,6 +258,7 @@ void launch(const LaunchRequest& request) {
   launch.block_count = request.grid.x * request.grid.y * request.grid.z;
   const Schedule s = schedule();
   race_detector::begin_launch(launch.id, s.race_check);
+  counters::begin_launch(launch);
   Random random(s.seed * 1000003u + launch.id);
   std::vector<unsigned> order = dispatch_order(launch.block_count, s, random);
   const unsigned slots = std::min(s.resident_blocks, launch.block_count);

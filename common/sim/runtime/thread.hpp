@@ -7,6 +7,7 @@
 #include <boost/context/fiber.hpp>
 
 #include "barrier.hpp"
+#include "counters.hpp"
 #include "race_detector.hpp"
 #include "scanlab/sim/cuda.hpp"
 #include "warp.hpp"
@@ -30,6 +31,7 @@ struct Thread {
   barrier::Arrival barrier;                // barrier.cpp
   warp::LaneExchange collective;           // warp.cpp
   race_detector::LaneClocks warp_clock{};  // race_detector.cpp
+  counters::LaneTally counting;            // counters.cpp
 
   std::uintptr_t last_yield_pc = 0;  // where it last spun, for deadlock reports
   bool stored_since_yield = false;   // progress, for deadlock detection: set by whatever stores

@@ -9,7 +9,7 @@
 //   {"seq":0,"type":"plan","tests":["Suite.Name",...]}
 //   {"seq":1,"type":"start","test":"Suite.Name"}
 //   {"seq":2,"type":"end","test":"Suite.Name","result":"pass|fail|skip","ms":3,
-//    "failures":[{"file":"...","line":12,"message":"..."}]}
+//    "measured":["..."],"failures":[{"file":"...","line":12,"message":"..."}]}
 //   {"seq":N,"type":"complete","count":<tests ended>}
 // The grader rejects records with a wrong signature or sequence number, so lab
 // code can neither forge a pass nor hide a crash, hang or early exit.
@@ -203,7 +203,17 @@ class ResultRecorder : public testing::EmptyTestEventListener {
     body += ",\"result\":\"";
     body += verdict;
     body += "\",\"ms\":" + std::to_string(result->elapsed_time());
-    body += ",\"failures\":[";
+    // What the test measured (RecordProperty("measured", ...)), shown beside its check.
+    body += ",\"measured\":[";
+    bool first_measurement = true;
+    for (int i = 0; i < result->test_property_count(); ++i) {
+      const testing::TestProperty& property = result->GetTestProperty(i);
+      if (std::string(property.key()) != "measured") continue;
+      if (!first_measurement) body += ',';
+      first_measurement = false;
+      append_json_string(body, truncated(property.value()));
+    }
+    body += "],\"failures\":[";
     for (std::size_t i = 0; i < failures_.size(); ++i) {
       if (i != 0) body += ',';
       body += failures_[i];

@@ -51,6 +51,7 @@ def _pts(a: float, b: float) -> str:
 def _check_text(lab: LabResult, c: CheckResult) -> str:
     """Everything a student needs about one check, as plain text."""
     lines = [f"{c.check.title}", f"category: {c.check.category}; tests: {c.check.tests}"]
+    lines.extend(f"measured: {m}" for m in c.measured)
     if c.status == "pass":
         lines.append(f"PASS ({len(c.tests)} tests)")
     elif c.status == "skip":
@@ -87,6 +88,8 @@ def render_text(report: Report, color: bool = False) -> str:
         for c in lab.checks:
             points = _pts(c.points, c.max_points) if c.status != "skip" else "-"
             line = f"  {lab.lab.number}  {c.check.id:<{id_width}}  {points:>7}  {status_word[c.status]}"
+            if c.measured:
+                line += "  " + "; ".join(c.measured)
             if c.status != "pass" and c.reason:
                 line += "  (see above)" if lab_wide and c.reason == lab_wide else f"  {c.reason}"
             out.append(line)
@@ -130,6 +133,7 @@ def render_json(report: Report) -> str:
                 "id": c.check.id, "title": c.check.title, "category": c.check.category,
                 "status": c.status, "kind": c.kind, "reason": c.reason, "details": c.details,
                 "points": _num(c.points), "max_points": _num(c.max_points), "tests": c.tests,
+                "measured": c.measured,
             } for c in l.checks],
         } for l in report.labs],
     }
@@ -243,7 +247,7 @@ def render_prairielearn(report: Report) -> str:
                 "description": c.check.title,
                 "points": _num(c.points),
                 "max_points": _num(c.max_points),
-                "message": "passed" if c.status == "pass" else c.reason,
+                "message": "; ".join(["passed" if c.status == "pass" else c.reason] + c.measured),
                 "output": "\n".join(c.details),
             })
     score = report.points / report.max_points if report.max_points else 0.0
@@ -286,7 +290,7 @@ def classroom_payload(report: Report) -> dict:
                 "status": status,
                 "score": _num(c.points),
                 # The reporter shows a test's message only: the lab's notes go with each of its tests.
-                "message": "\n".join([f"note: {n}" for n in lab.notes] +
+                "message": "\n".join([f"note: {n}" for n in lab.notes] + [f"measured: {m}" for m in c.measured] +
                                       ([] if c.status == "pass" else [c.reason] + c.details)),
                 "test_code": c.check.tests,
                 "filename": "",

@@ -35,6 +35,7 @@ class CheckResult:
     details: list[str] = field(default_factory=list)
     tests: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    measured: list[str] = field(default_factory=list)  # what its tests measured, shown beside pass/fail
 
     @property
     def points(self) -> float:
@@ -87,8 +88,8 @@ def _one_line(text: str) -> str:
 def _lab_failure(lab: Lab, backend: str, kind: str, reason: str, details: list[str]) -> LabResult:
     checks = []
     for check in lab.checks:
-        if check.category == "performance" and backend != "cuda":
-            checks.append(_gpu_only(check))
+        if (skipped := _backend_cannot_grade(check, backend)) is not None:
+            checks.append(skipped)
         else:
             checks.append(CheckResult(check, "fail", kind, _one_line(reason), details[:MAX_DETAIL_LINES]))
     return LabResult(lab, checks, error=reason)
@@ -96,6 +97,22 @@ def _lab_failure(lab: Lab, backend: str, kind: str, reason: str, details: list[s
 
 def _gpu_only(check: Check) -> CheckResult:
     return CheckResult(check, "skip", "gpu-only", "performance is measured on a GPU only (--backend cuda)")
+
+
+def _simulator_only(check: Check) -> CheckResult:
+    return CheckResult(check, "skip", "simulator-only",
+                       "counted by the simulator only (--backend sim); on a GPU, Nsight Compute counts it "
+                       "(see the lab's README)")
+
+
+def _backend_cannot_grade(check: Check, backend: str) -> CheckResult | None:
+    """Checks of a kind the backend cannot measure: performance without a GPU, the
+    simulator's counters on a GPU."""
+    if check.category == "performance" and backend != "cuda":
+        return _gpu_only(check)
+    if check.category == "efficiency" and backend != "sim":
+        return _simulator_only(check)
+    return None
 
 
 def evaluate_check(check: Check, suite: SuiteRun, target: str) -> CheckResult:
@@ -106,8 +123,9 @@ def evaluate_check(check: Check, suite: SuiteRun, target: str) -> CheckResult:
     outcomes = [suite.outcomes.get(t) or TestOutcome(t, "not-run", f"{t} did not run") for t in matched]
     bad = [o for o in outcomes if o.status != "pass"]
     seconds = sum(o.ms for o in outcomes) / 1000.0
+    measured = [m for o in outcomes for m in o.measured]
     if not bad:
-        return CheckResult(check, "pass", tests=matched, seconds=seconds)
+        return CheckResult(check, "pass", tests=matched, seconds=seconds, measured=measured)
     first = bad[0]
     reason = first.reason or f"{first.name}: {first.status}"
     if len(bad) > 1:
@@ -120,7 +138,7 @@ def evaluate_check(check: Check, suite: SuiteRun, target: str) -> CheckResult:
         details.extend("    " + d for d in o.details[:16])
     if len(bad) > 3:
         details.append(f"... and {len(bad) - 3} more failing tests: " + ", ".join(o.name for o in bad[3:8]))
-    return CheckResult(check, "fail", kind, _one_line(reason), details[:MAX_DETAIL_LINES], matched, seconds)
+    return CheckResult(check, "fail", kind, _one_line(reason), details[:MAX_DETAIL_LINES], matched, seconds, measured)
 
 
 def _sanitizer_report(log: Path) -> list[str]:
@@ -282,8 +300,8 @@ def grade_lab(lab: Lab, opts: Options, tree: BuildTree | None, configure_error: 
         return failed
     results = []
     for check in lab.checks:
-        if check.category == "performance" and opts.backend != "cuda":
-            results.append(_gpu_only(check))
+        if (skipped := _backend_cannot_grade(check, opts.backend)) is not None:
+            results.append(skipped)
             continue
         result = evaluate_check(check, suite, lab.target)
         if (opts.backend == "cuda" and opts.sanitize and result.status == "pass"

@@ -16,6 +16,7 @@ CATEGORIES = (
     "input-unmodified",
     "forward-progress",
     "performance",
+    "efficiency",
 )
 MANIFEST_NAME = "lab.toml"
 LAB_DIR = re.compile(r"(?P<number>\d\d)-[a-z0-9][a-z0-9-]*")

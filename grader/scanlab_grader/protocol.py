@@ -34,6 +34,7 @@ class Ended:
     result: str  # pass | fail | skip
     ms: int
     failures: list[dict]
+    measured: list[str] = field(default_factory=list)  # what the test measured, for the report
 
 
 @dataclass
@@ -108,7 +109,7 @@ class RecordStream:
         elif kind == "end":
             name = str(rec.get("test"))
             self.ended[name] = Ended(name, str(rec.get("result")), int(rec.get("ms", 0)),
-                                     list(rec.get("failures", [])))
+                                     list(rec.get("failures", [])), [str(m) for m in rec.get("measured", [])])
             self.order.append(name)
             self.current = None
         elif kind == "complete":

@@ -45,6 +45,7 @@ class TestOutcome:
     reason: str = ""  # one line, for the table
     details: list[str] = field(default_factory=list)
     ms: int = 0
+    measured: list[str] = field(default_factory=list)  # what the test measured, beside pass or fail
 
 
 @dataclass
@@ -286,7 +287,7 @@ def run_suite(cmd_for: Callable[[str | None, int], list[str]], *, env: dict[str,
             suite.plan = stream.plan
         for name, ended in stream.ended.items():
             if ended.result == "pass":
-                suite.outcomes[name] = TestOutcome(name, "pass", ms=ended.ms)
+                suite.outcomes[name] = TestOutcome(name, "pass", ms=ended.ms, measured=ended.measured)
             elif ended.result == "skip":
                 details = _failure_lines(ended.failures, repo)
                 why = _summary(ended.failures, repo) if ended.failures else "no reason given"
@@ -295,7 +296,7 @@ def run_suite(cmd_for: Callable[[str | None, int], list[str]], *, env: dict[str,
             else:
                 details = _failure_lines(ended.failures, repo)
                 suite.outcomes[name] = TestOutcome(name, "fail", f"{name} failed: {_summary(ended.failures, repo)}",
-                                                   details, ended.ms)
+                                                   details, ended.ms, ended.measured)
         if stream.tampered:
             suite.tampered = stream.tampered
             return suite

@@ -232,6 +232,11 @@ std::vector<Report> take_reports() {
   return out;
 }
 
+void forget_reported_places() {
+  std::lock_guard<std::mutex> lock(detail::report_mutex);
+  detail::reported_pairs.clear();
+}
+
 void set_error_exit_status(int status) {
   std::lock_guard<std::mutex> lock(detail::report_mutex);
   detail::error_exit_status = status;

@@ -14,10 +14,12 @@
 
 namespace scanlab::grading {
 
-// Drops reports left by earlier work so that a check judges only what follows.
+// Drops reports left by earlier work so that a check judges only what follows, and lets a
+// place reported during earlier work (another check of the same program) be reported again.
 inline void discard_simulator_reports() {
 #ifdef SCANLAB_SIM
     scanlab::sim::take_reports();
+    scanlab::sim::forget_reported_places();
 #endif
 }
 

@@ -32,6 +32,12 @@ struct Report {
 // Reports made since the previous call, oldest first; the list is cleared.
 std::vector<Report> take_reports();
 
+// A place (a pair of source lines) is reported once per process, so that a bug in a loop
+// does not fill the screen. After this call, places already reported are reported again the
+// next time they are found: a program that judges several runs separately (the grader's
+// tests) calls it before each run.
+void forget_reported_places();
+
 // Exit status the process ends with when an error was reported and main() returned 0.
 // The default is 1, so a standalone program fails when the simulator found a bug;
 // test programs that judge reports themselves set 0 ("leave the exit status alone").

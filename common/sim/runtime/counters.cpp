@@ -16,6 +16,9 @@
 #include "thread.hpp"
 
 namespace scanlab::sim::detail::counters {
+
+bool enabled = false;
+
 namespace {
 
 constexpr std::uintptr_t kBankWidth = 4;  // bytes
@@ -48,6 +51,10 @@ void add(Counters& to, const Counters& from) {
     t->transactions += f->transactions;
     t->ideal += f->ideal;
   }
+  to.ballot_calls += from.ballot_calls;
+  to.popc_calls += from.popc_calls;
+  to.clz_calls += from.clz_calls;
+  to.shuffle_calls += from.shuffle_calls;
   to.warp_intervals += from.warp_intervals;
   to.divergent_warp_intervals += from.divergent_warp_intervals;
   to.extra_paths += from.extra_paths;
@@ -118,6 +125,8 @@ void print_summary() {
                  c.global_stores.requests, c.global_stores.transactions, c.global_stores.ideal);
     std::fprintf(stderr, "    divergence     %12llu of %llu warp intervals divergent, %llu extra paths\n",
                  c.divergent_warp_intervals, c.warp_intervals, c.extra_paths);
+    std::fprintf(stderr, "    intrinsics     %12llu __ballot_sync %llu __popc %llu __clz %llu shuffles\n", c.ballot_calls,
+                 c.popc_calls, c.clz_calls, c.shuffle_calls);
   }
 }
 
@@ -195,6 +204,24 @@ void record_basic_block(Thread& t, std::uintptr_t pc) {
 }
 
 }  // namespace scanlab::sim::detail::counters
+
+namespace scanlab::sim::detail {
+
+// Calls by CUDA threads only; host code's calls of the same functions are not a kernel's.
+void count_intrinsic(CountedIntrinsic which) {
+  if (!counters::enabled || !current_thread) return;
+  Counters c;
+  switch (which) {
+    case CountedIntrinsic::ballot: c.ballot_calls = 1; break;
+    case CountedIntrinsic::popc: c.popc_calls = 1; break;
+    case CountedIntrinsic::clz: c.clz_calls = 1; break;
+    case CountedIntrinsic::shuffle: c.shuffle_calls = 1; break;
+  }
+  counters::add(counters::totals, c);
+  if (counters::current_site) counters::add(counters::current_site->counters, c);
+}
+
+}  // namespace scanlab::sim::detail
 
 namespace scanlab::sim {
 

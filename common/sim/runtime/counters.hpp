@@ -25,7 +25,7 @@ struct Launch;
 namespace scanlab::sim::detail::counters {
 
 // Read on every access and basic block of lab code: one predictable branch while off.
-inline bool enabled = false;
+extern bool enabled;
 
 // A thread's part: which instructions it ran how often in the current interval, its path.
 struct LaneTally {

@@ -2,6 +2,8 @@
 // everyone's result.
 #include "warp.hpp"
 
+#include "counters.hpp"
+
 #include <algorithm>
 #include <cstdio>
 #include <string>
@@ -215,6 +217,7 @@ namespace scanlab::sim::detail {
 
 std::uint64_t warp_shuffle(ShuffleKind kind, unsigned mask, std::uint64_t value, int lane_or_delta, int width,
                            const char* file, unsigned line) {
+  if (counters::enabled) count_intrinsic(CountedIntrinsic::shuffle);
   using warp::CollectiveKind;
   static constexpr CollectiveKind kinds[] = {CollectiveKind::shfl_index, CollectiveKind::shfl_up,
                                              CollectiveKind::shfl_down, CollectiveKind::shfl_xor};
@@ -227,6 +230,9 @@ using scanlab::sim::detail::warp::CollectiveKind;
 using scanlab::sim::detail::warp::vote;
 
 unsigned __ballot_sync(unsigned mask, int predicate, const char* file, unsigned line) {
+  if (scanlab::sim::detail::counters::enabled) {
+    scanlab::sim::detail::count_intrinsic(scanlab::sim::detail::CountedIntrinsic::ballot);
+  }
   return static_cast<unsigned>(vote(CollectiveKind::ballot, mask, predicate, file, line));
 }
 int __any_sync(unsigned mask, int predicate, const char* file, unsigned line) {

@@ -19,6 +19,8 @@ struct Counters {
   unsigned long long warp_intervals = 0;            // (warp, barrier interval) pairs in which lanes ran
   unsigned long long divergent_warp_intervals = 0;  // ... in which the lanes took different paths
   unsigned long long extra_paths = 0;               // distinct paths beyond the first, summed
+  // Calls of warp and bit intrinsics by CUDA threads (one per calling thread).
+  unsigned long long ballot_calls = 0, popc_calls = 0, clz_calls = 0, shuffle_calls = 0;
 
   unsigned long long bank_conflicts() const { return shared_loads.excess() + shared_stores.excess(); }
 };

@@ -303,9 +303,27 @@ T __shfl_xor(T, A...) {
 }
 
 // ---- Bit intrinsics -------------------------------------------------------------------------
-inline int __popc(unsigned x) { return __builtin_popcount(x); }
+namespace scanlab::sim::detail {
+namespace counters {
+extern bool enabled;  // scanlab/sim/counters.hpp: counting is on
+}
+enum class CountedIntrinsic { ballot, popc, clz, shuffle };
+void count_intrinsic(CountedIntrinsic which);  // runtime/counters.cpp
+}  // namespace scanlab::sim::detail
+
+inline int __popc(unsigned x) {
+  if (scanlab::sim::detail::counters::enabled) {
+    scanlab::sim::detail::count_intrinsic(scanlab::sim::detail::CountedIntrinsic::popc);
+  }
+  return __builtin_popcount(x);
+}
 inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
-inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz(static_cast<unsigned>(x)); }
+inline int __clz(int x) {
+  if (scanlab::sim::detail::counters::enabled) {
+    scanlab::sim::detail::count_intrinsic(scanlab::sim::detail::CountedIntrinsic::clz);
+  }
+  return x == 0 ? 32 : __builtin_clz(static_cast<unsigned>(x));
+}
 inline int __clzll(long long x) { return x == 0 ? 64 : __builtin_clzll(static_cast<unsigned long long>(x)); }
 inline int __ffs(int x) { return __builtin_ffs(x); }
 inline int __ffsll(long long x) { return __builtin_ffsll(x); }

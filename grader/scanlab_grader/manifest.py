@@ -23,7 +23,7 @@ LAB_DIR = re.compile(r"(?P<number>\d\d)-[a-z0-9][a-z0-9-]*")
 
 _LAB_KEYS = {"title", "summary", "timeout_s", "check", "mutant"}
 _CHECK_KEYS = {"id", "title", "needs", "category", "tests", "points"}
-_MUTANT_KEYS = {"name", "description", "file", "at", "find", "replace", "rejected_by"}
+_MUTANT_KEYS = {"name", "description", "file", "at", "find", "replace", "rejected_by", "compile_error"}
 
 
 class ManifestError(Exception):
@@ -44,7 +44,10 @@ class Check:
 class Mutant:
     """A known-bad variant of the reference solution: the line tagged `//@ at` in
     solutions/NN-name/<file>, with `find` replaced by `replace` (the whole line when there is no
-    `find`; an empty replacement deletes it). Every check in `rejected_by` must fail it."""
+    `find`; an empty replacement deletes it). Every check in `rejected_by` must fail it. With
+    `compile_error`, the mutant must not build, and the grader must say so at the mutated
+    line of the student's file with a message containing that text (a CUDA feature that no
+    longer exists must be named at the student's line, not inside a header)."""
     name: str
     description: str
     file: str
@@ -52,6 +55,7 @@ class Mutant:
     find: str | None
     replace: str
     rejected_by: tuple[str, ...]
+    compile_error: str | None = None
 
 
 @dataclass(frozen=True)
@@ -132,7 +136,8 @@ def _mutant(table, where: str, check_ids: set[str]) -> Mutant:
     if find is not None and (not find or find == replace):
         raise ManifestError(f"{where}: find must be non-empty and differ from replace")
     return Mutant(name, _typed(table, "description", str, where, ""), _require(table, "file", str, where),
-                  _require(table, "at", str, where), find, replace, tuple(rejected_by))
+                  _require(table, "at", str, where), find, replace, tuple(rejected_by),
+                  _typed(table, "compile_error", str, where))
 
 
 def load_lab(path: Path) -> Lab:

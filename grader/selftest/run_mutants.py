@@ -126,6 +126,20 @@ def main() -> int:
                 continue
             checks = {c["id"]: c for c in doc["labs"][0]["checks"]}
             compile_failed = [c for c in checks.values() if c["kind"] in ("compile", "build")]
+            if m.compile_error is not None:
+                # It must not build, and the message must name the student's file and the text.
+                reasons = [c["reason"] for c in checks.values() if c["status"] != "skip"]
+                named = bool(compile_failed) and all(
+                    f"{m.file}:" in r and m.compile_error in r for r in reasons)
+                print(f"{label:<40} {'rejected' if named else 'SURVIVED':<9} {seconds:6.1f} s")
+                if named:
+                    print(f"    compile error: {compile_failed[0]['reason']}")
+                else:
+                    survived += 1
+                    failures.append(f"{label}: expected a compile error at {m.file} containing "
+                                    f"'{m.compile_error}', got: {reasons[0] if reasons else 'no checks'}")
+                sys.stdout.flush()
+                continue
             if compile_failed:
                 failures.append(f"{label}: the mutant does not build, so it proves nothing: "
                                 f"{compile_failed[0]['reason']}")

@@ -316,6 +316,18 @@ class CompilerErrorsTest(unittest.TestCase):
         self.assertIn('02-kogge-stone/kogge_stone.cu:57: error: expected a ";"', errors)
         self.assertEqual(errors[-1], "common/include/scanlab/x.hpp:3: error: something in a header")
 
+    def test_header_error_named_at_the_students_line(self):
+        sub = Path("/tmp/sub")
+        out = "\n".join([
+            "/repo/common/sim/include/scanlab/sim/cuda.hpp: In instantiation of 'unsigned __ballot(A...)':",
+            "/tmp/sub/08-binary-scans/binary_scans.cu:82:27:   required from here",
+            "/repo/common/sim/include/scanlab/sim/cuda.hpp:271:39: error: static assertion failed: "
+            "__ballot(pred) was removed in CUDA 9: use __ballot_sync(mask, pred)",
+        ])
+        errors = build.first_errors(out, sub, Path("/repo"))
+        self.assertEqual(errors[0], "08-binary-scans/binary_scans.cu:82: error: static assertion failed: "
+                                    "__ballot(pred) was removed in CUDA 9: use __ballot_sync(mask, pred)")
+
     def test_linker_and_unknown(self):
         errors = build.first_errors("x.o: in function f:\nx.cu:(.text+0x1): undefined reference to `g'\n",
                                     Path("/s"), Path("/r"))

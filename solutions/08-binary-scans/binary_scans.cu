@@ -223,7 +223,8 @@ __global__ void radix_sort_kernel(const unsigned* keys, unsigned* out) {
         sorted[position] = key;
         __syncthreads();  // every key is in its place  //@ sort-barrier
         key = sorted[threadIdx.x];
-        __syncthreads();  // every key is read before the next round writes  //@ sort-read-barrier
+        // No barrier here: the next round's split starts with one (__syncthreads_count)
+        // before any thread writes `sorted` again.
     }
     // END SOLUTION
     // BEGIN PROMPT

@@ -23,6 +23,7 @@ enum class Probe : int {
     segmented_exclusive,
     block_count,
     block_exclusive,
+    block_exclusive_twice,  // the sum of p, then of !p, reusing the same shared memory: gives tid
 };
 
 // Every thread's result of `probe` given its predicate (and head flag).

@@ -24,6 +24,10 @@ __global__ void probe_kernel(Probe probe, const std::uint8_t* predicates, const 
         case Probe::segmented_exclusive: result = warp_segmented_binary_exclusive_sum(p, heads[threadIdx.x] != 0); break;
         case Probe::block_count: result = block_binary_count(p); break;
         case Probe::block_exclusive: result = block_binary_exclusive_sum(p, warp_totals); break;
+        case Probe::block_exclusive_twice:
+            result = block_binary_exclusive_sum(p, warp_totals);
+            result += block_binary_exclusive_sum(!p, warp_totals);
+            break;
     }
     out[threadIdx.x] = result;
 }

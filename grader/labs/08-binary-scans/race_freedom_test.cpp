@@ -23,6 +23,11 @@ TEST(Lab08RaceFreedom, BlockScansAndRadixSort) {
         std::vector<unsigned> expected_sums(threads, 0);
         for (unsigned i = 1; i < threads; ++i) expected_sums[i] = expected_sums[i - 1] + predicates[i - 1];
         EXPECT_TRUE(same(expected_sums, run_probe(Probe::block_exclusive, predicates)));
+        // Two calls in a row on the same shared memory: the second may start as soon as the
+        // first returns. Below thread i there are i threads, p or not.
+        std::vector<unsigned> thread_indices(threads);
+        for (unsigned i = 0; i < threads; ++i) thread_indices[i] = i;
+        EXPECT_TRUE(same(thread_indices, run_probe(Probe::block_exclusive_twice, predicates)));
         std::vector<unsigned> keys(threads);
         for (auto& k : keys) k = random();
         unsigned *in = nullptr, *out = nullptr;

@@ -5,6 +5,9 @@
 //   - op.identity() is the value that changes nothing: op(op.identity(), x) == x.
 //   - Read `in`, write `out`; do not modify the input.
 
+#ifndef SCANLAB_LAB_01_SEQUENTIAL_CU_INCLUDED  // later labs include this file, perhaps more than once
+#define SCANLAB_LAB_01_SEQUENTIAL_CU_INCLUDED
+
 #include <algorithm>
 #include <cstddef>
 #include <thread>
@@ -34,3 +37,5 @@ void parallel_cpu_inclusive_scan(const T* in, T* out, std::size_t n, Op op, unsi
     // TODO 3: in parallel again, combine each chunk's carry-in into its elements.
     // Join every thread before returning. Apply op at most 2(n - 1) times in all.
 }
+
+#endif  // SCANLAB_LAB_01_SEQUENTIAL_CU_INCLUDED

@@ -9,6 +9,9 @@
 //   - Positions of the last section past n take part as op.identity(); nothing is stored
 //     for them.
 
+#ifndef SCANLAB_LAB_02_KOGGE_STONE_CU_INCLUDED  // later labs include this file, perhaps more than once
+#define SCANLAB_LAB_02_KOGGE_STONE_CU_INCLUDED
+
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -79,3 +82,5 @@ void kogge_stone_double_buffer_scan(const T* d_in, T* d_out, std::size_t n, unsi
     // TODO 4: launch kogge_stone_double_buffer_kernel like the in-place kernel, with the
     //         dynamic shared memory of both buffers.
 }
+
+#endif  // SCANLAB_LAB_02_KOGGE_STONE_CU_INCLUDED

@@ -7,6 +7,9 @@
 //   - Positions of the last section past n take part as op.identity(); nothing is stored
 //     for them.
 
+#ifndef SCANLAB_LAB_03_EXCLUSIVE_SCAN_CU_INCLUDED  // later labs include this file, perhaps more than once
+#define SCANLAB_LAB_03_EXCLUSIVE_SCAN_CU_INCLUDED
+
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -70,3 +73,5 @@ template <class T, class Op>
 void exclusive_to_inclusive(const T* d_in, const T* d_exclusive, T* d_inclusive, std::size_t n, Op op) {
     // TODO 5: launch exclusive_to_inclusive_kernel the same way.
 }
+
+#endif  // SCANLAB_LAB_03_EXCLUSIVE_SCAN_CU_INCLUDED

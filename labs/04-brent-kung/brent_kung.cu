@@ -8,6 +8,9 @@
 //   - Positions of the last section past n take part as op.identity(); nothing is stored
 //     for them.
 
+#ifndef SCANLAB_LAB_04_BRENT_KUNG_CU_INCLUDED  // later labs include this file, perhaps more than once
+#define SCANLAB_LAB_04_BRENT_KUNG_CU_INCLUDED
+
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -84,3 +87,5 @@ void brent_kung_exclusive_scan(const T* d_in, T* d_out, std::size_t n, unsigned 
     check_brent_kung_section_size(section_size);
     // TODO 5: launch brent_kung_exclusive_kernel the same way, with the padded buffer's size.
 }
+
+#endif  // SCANLAB_LAB_04_BRENT_KUNG_CU_INCLUDED

@@ -9,6 +9,9 @@
 //   - Positions of the last section past n take part as op.identity(); nothing is stored
 //     for them.
 
+#ifndef SCANLAB_LAB_05_THREE_PHASE_CU_INCLUDED  // later labs include this file, perhaps more than once
+#define SCANLAB_LAB_05_THREE_PHASE_CU_INCLUDED
+
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -62,3 +65,5 @@ void three_phase_scan(const T* d_in, T* d_out, std::size_t n, unsigned threads_p
     // TODO 6: launch three_phase_kernel with one block of threads_per_block threads per
     //         section and shared_bytes of dynamic shared memory; check the launch.
 }
+
+#endif  // SCANLAB_LAB_05_THREE_PHASE_CU_INCLUDED

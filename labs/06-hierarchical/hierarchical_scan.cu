@@ -4,6 +4,9 @@
 //   - op(a, b) combines an EARLIER value a with a LATER value b; never swap them.
 //   - The section scan comes from an earlier lab, included below, not copied here.
 
+#ifndef SCANLAB_LAB_06_HIERARCHICAL_CU_INCLUDED  // later labs include this file, perhaps more than once
+#define SCANLAB_LAB_06_HIERARCHICAL_CU_INCLUDED
+
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -61,3 +64,5 @@ void hierarchical_scan(const T* d_in, T* d_out, std::size_t n, unsigned section_
     //         with add_preceding_totals_kernel going down, check every launch, and free what
     //         you allocated. level_sizes(n, section_size) gives the size of each level.
 }
+
+#endif  // SCANLAB_LAB_06_HIERARCHICAL_CU_INCLUDED

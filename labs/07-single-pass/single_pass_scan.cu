@@ -4,6 +4,9 @@
 //   - op(a, b) combines an EARLIER value a with a LATER value b; never swap them.
 //   - The tile scan comes from an earlier lab, included below, not copied here.
 
+#ifndef SCANLAB_LAB_07_SINGLE_PASS_CU_INCLUDED  // later labs include this file, perhaps more than once
+#define SCANLAB_LAB_07_SINGLE_PASS_CU_INCLUDED
+
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -53,3 +56,5 @@ void single_pass_scan(const T* d_in, T* d_out, std::size_t n, unsigned tile_size
     //         flags and the ticket, launch one block of tile_size / 2 threads per tile with
     //         shared_bytes of dynamic shared memory, check the launch, free what you allocated.
 }
+
+#endif  // SCANLAB_LAB_07_SINGLE_PASS_CU_INCLUDED

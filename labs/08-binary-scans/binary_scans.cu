@@ -6,6 +6,9 @@
 //   - Only the _sync intrinsics: the mask-less __ballot and __shfl of before CUDA 9 are
 //     gone, and warps do not run in lockstep.
 
+#ifndef SCANLAB_LAB_08_BINARY_SCANS_CU_INCLUDED  // later labs include this file, perhaps more than once
+#define SCANLAB_LAB_08_BINARY_SCANS_CU_INCLUDED
+
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -150,3 +153,5 @@ void compact_block(const int* d_in, int* d_out, unsigned* d_count, unsigned n) {
     compact_kernel<<<1, n>>>(d_in, d_out, d_count);
     SCANLAB_CUDA_CHECK(cudaGetLastError());
 }
+
+#endif  // SCANLAB_LAB_08_BINARY_SCANS_CU_INCLUDED

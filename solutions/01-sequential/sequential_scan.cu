@@ -14,6 +14,9 @@
 //| //   - Read `in`, write `out`; do not modify the input.
 // END PROMPT
 
+#ifndef SCANLAB_LAB_01_SEQUENTIAL_CU_INCLUDED  // later labs include this file, perhaps more than once
+#define SCANLAB_LAB_01_SEQUENTIAL_CU_INCLUDED
+
 #include <algorithm>
 #include <cstddef>
 #include <thread>
@@ -142,3 +145,5 @@ void parallel_cpu_inclusive_scan(const T* in, T* out, std::size_t n, Op op, unsi
     //| // Join every thread before returning. Apply op at most 2(n - 1) times in all.
     // END PROMPT
 }
+
+#endif  // SCANLAB_LAB_01_SEQUENTIAL_CU_INCLUDED

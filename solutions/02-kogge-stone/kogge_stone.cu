@@ -24,6 +24,9 @@
 //| //     for them.
 // END PROMPT
 
+#ifndef SCANLAB_LAB_02_KOGGE_STONE_CU_INCLUDED  // later labs include this file, perhaps more than once
+#define SCANLAB_LAB_02_KOGGE_STONE_CU_INCLUDED
+
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -190,3 +193,5 @@ void kogge_stone_double_buffer_scan(const T* d_in, T* d_out, std::size_t n, unsi
     //| //         dynamic shared memory of both buffers.
     // END PROMPT
 }
+
+#endif  // SCANLAB_LAB_02_KOGGE_STONE_CU_INCLUDED

@@ -18,6 +18,9 @@
 //| //     for them.
 // END PROMPT
 
+#ifndef SCANLAB_LAB_03_EXCLUSIVE_SCAN_CU_INCLUDED  // later labs include this file, perhaps more than once
+#define SCANLAB_LAB_03_EXCLUSIVE_SCAN_CU_INCLUDED
+
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -164,3 +167,5 @@ void exclusive_to_inclusive(const T* d_in, const T* d_exclusive, T* d_inclusive,
     //| // TODO 5: launch exclusive_to_inclusive_kernel the same way.
     // END PROMPT
 }
+
+#endif  // SCANLAB_LAB_03_EXCLUSIVE_SCAN_CU_INCLUDED

@@ -27,6 +27,9 @@
 //| //     for them.
 // END PROMPT
 
+#ifndef SCANLAB_LAB_04_BRENT_KUNG_CU_INCLUDED  // later labs include this file, perhaps more than once
+#define SCANLAB_LAB_04_BRENT_KUNG_CU_INCLUDED
+
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -219,3 +222,5 @@ void brent_kung_exclusive_scan(const T* d_in, T* d_out, std::size_t n, unsigned 
     //| // TODO 5: launch brent_kung_exclusive_kernel the same way, with the padded buffer's size.
     // END PROMPT
 }
+
+#endif  // SCANLAB_LAB_04_BRENT_KUNG_CU_INCLUDED

@@ -28,6 +28,9 @@
 //| //     for them.
 // END PROMPT
 
+#ifndef SCANLAB_LAB_05_THREE_PHASE_CU_INCLUDED  // later labs include this file, perhaps more than once
+#define SCANLAB_LAB_05_THREE_PHASE_CU_INCLUDED
+
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -119,3 +122,5 @@ void three_phase_scan(const T* d_in, T* d_out, std::size_t n, unsigned threads_p
     //| //         section and shared_bytes of dynamic shared memory; check the launch.
     // END PROMPT
 }
+
+#endif  // SCANLAB_LAB_05_THREE_PHASE_CU_INCLUDED

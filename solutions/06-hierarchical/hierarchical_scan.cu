@@ -20,6 +20,9 @@
 //| //   - The section scan comes from an earlier lab, included below, not copied here.
 // END PROMPT
 
+#ifndef SCANLAB_LAB_06_HIERARCHICAL_CU_INCLUDED  // later labs include this file, perhaps more than once
+#define SCANLAB_LAB_06_HIERARCHICAL_CU_INCLUDED
+
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -127,3 +130,5 @@ void hierarchical_scan(const T* d_in, T* d_out, std::size_t n, unsigned section_
     //| //         you allocated. level_sizes(n, section_size) gives the size of each level.
     // END PROMPT
 }
+
+#endif  // SCANLAB_LAB_06_HIERARCHICAL_CU_INCLUDED

@@ -18,6 +18,9 @@
 //| //   - The tile scan comes from an earlier lab, included below, not copied here.
 // END PROMPT
 
+#ifndef SCANLAB_LAB_07_SINGLE_PASS_CU_INCLUDED  // later labs include this file, perhaps more than once
+#define SCANLAB_LAB_07_SINGLE_PASS_CU_INCLUDED
+
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -61,7 +64,7 @@ __global__ void single_pass_scan_kernel(const T* in, T* out, std::size_t n, Hand
     if (threadIdx.x == 0) {
         T prefix = op.identity();
         if (tile > 0) {
-            const volatile unsigned* ready = handoff.published;
+            const volatile unsigned* ready = handoff.published;  //@ flag-read
             while (ready[tile - 1] == 0) {  // the tile before started earlier: it will publish
             }
             __threadfence();  // what the tile before published is read after its flag
@@ -113,3 +116,5 @@ void single_pass_scan(const T* d_in, T* d_out, std::size_t n, unsigned tile_size
     //| //         shared_bytes of dynamic shared memory, check the launch, free what you allocated.
     // END PROMPT
 }
+
+#endif  // SCANLAB_LAB_07_SINGLE_PASS_CU_INCLUDED

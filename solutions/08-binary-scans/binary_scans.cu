@@ -17,6 +17,9 @@
 //| //     gone, and warps do not run in lockstep.
 // END PROMPT
 
+#ifndef SCANLAB_LAB_08_BINARY_SCANS_CU_INCLUDED  // later labs include this file, perhaps more than once
+#define SCANLAB_LAB_08_BINARY_SCANS_CU_INCLUDED
+
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -279,3 +282,5 @@ void compact_block(const int* d_in, int* d_out, unsigned* d_count, unsigned n) {
     compact_kernel<<<1, n>>>(d_in, d_out, d_count);
     SCANLAB_CUDA_CHECK(cudaGetLastError());
 }
+
+#endif  // SCANLAB_LAB_08_BINARY_SCANS_CU_INCLUDED

@@ -122,6 +122,10 @@ class BuildTree:
         self._targets = found
         return found
 
+    def object_dir(self, target: str) -> Path | None:
+        """Where CMake puts the object files of `target`."""
+        return next(iter(sorted(self.dir.glob(f"**/CMakeFiles/{target}.dir"))), None)
+
     def build(self, target: str) -> BuildResult:
         artifact = self.targets().get(target)
         rc, out = _run(["cmake", "--build", str(self.dir), "--target", target, "--parallel", str(self.jobs)],

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from . import containment
 from . import manifest as manifest_mod
+from . import submission as submission_mod
 from .build import BuildTree, first_errors
 from .formats import FORMATS, Report, render
 from .grading import Options, grade_lab
@@ -91,10 +92,11 @@ def main(argv: list[str] | None = None) -> int:
     except manifest_mod.ManifestError as e:
         print(f"grade: {e}", file=sys.stderr)
         return 2
-    submission = _resolve_submission(args.submission)
-    if not submission.is_dir():
-        print(f"grade: submission directory {submission} does not exist", file=sys.stderr)
+    original = _resolve_submission(args.submission)
+    if not original.is_dir():
+        print(f"grade: submission directory {original} does not exist", file=sys.stderr)
         return 2
+    original = submission_mod.submission_root(original)
     test_binaries = {}
     for item in args.test_binary:
         number, _, path = item.partition("=")
@@ -106,10 +108,14 @@ def main(argv: list[str] | None = None) -> int:
                     memory_bytes=(memory_mib << 20) if memory_mib else None,
                     address_space_bytes=(as_mib << 20) if as_mib else None)
     build_root = Path(args.build_root).resolve() if args.build_root else REPO / "build" / "grade"
+    # Only each lab's own files are taken from the submission, into a folder of the grader's:
+    # nothing else the submission holds is ever on a compiler's path (submission.py).
+    submission = submission_mod.staging_dir(build_root, original)
+    staged = submission_mod.stage(REPO, original, list(labs_all.values()), submission)
     opts = Options(repo=REPO, backend=args.backend, submission=submission, build_root=build_root,
                    jobs=max(1, args.jobs), limits=limits, defines=args.cmake_define,
                    sanitize=not args.no_sanitizer, sanitizer=args.sanitizer_command,
-                   test_binaries=test_binaries)
+                   test_binaries=test_binaries, staged=staged)
 
     tree = None
     configure_error = None
@@ -142,9 +148,9 @@ def main(argv: list[str] | None = None) -> int:
         results.append(grade_lab(lab, opts, tree, configure_error))
 
     try:
-        shown = str(submission.relative_to(REPO)) + "/"
+        shown = str(original.relative_to(REPO)) + "/"
     except ValueError:
-        shown = str(submission)
+        shown = str(original)
     report = Report(args.backend, shown, results, time.monotonic() - started)
     color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty()
                                        and os.environ.get("NO_COLOR") is None)

@@ -9,7 +9,7 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import gtest_filter
+from . import gtest_filter, linkage
 from .build import BuildTree, earlier_labs_dir, first_errors
 from .manifest import Check, Lab
 from .runner import Limits, SuiteRun, TestOutcome, run_suite
@@ -78,6 +78,7 @@ class Options:
     sanitize: bool = True
     sanitizer: str = "compute-sanitizer"
     test_binaries: dict[str, Path] = field(default_factory=dict)  # lab number -> prebuilt program
+    staged: dict = field(default_factory=dict)  # lab number -> submission.StagedLab (what was taken)
 
 
 def _one_line(text: str) -> str:
@@ -246,6 +247,27 @@ def _relative(path: Path, base: Path) -> str:
         return str(path)
 
 
+# OperationCounter's message when the operator ran in host code (grader/labs/common/operation_counter.hpp).
+HOST_COMPUTATION_MARK = "host computation:"
+
+
+def host_computation(suite: SuiteRun) -> str | None:
+    """The message of a test that saw a device lab's operator applied by host code."""
+    for outcome in suite.outcomes.values():
+        for line in [outcome.reason] + outcome.details:
+            if HOST_COMPUTATION_MARK in line:
+                return line[line.index(HOST_COMPUTATION_MARK):].strip()
+    return None
+
+
+def _screen_failure(lab: Lab, backend: str, findings: list[linkage.Finding]) -> LabResult:
+    first = findings[0]
+    verb = "reads" if first.kind == "reads outside the lab" else "calls"
+    reason = f"{first.kind}: lab code {verb} {first.what} ({first.why}); the lab scores 0 and its tests were not run"
+    details = [f"{f.kind}: {f.what}" for f in findings]
+    return _lab_failure(lab, backend, "forbidden", reason, details)
+
+
 def child_environment() -> dict[str, str]:
     """The grader's environment minus what would change which tests run or how
     gtest reports (GTEST_FILTER, sharding set by a surrounding ctest, ...)."""
@@ -256,10 +278,14 @@ def child_environment() -> dict[str, str]:
 def grade_lab(lab: Lab, opts: Options, tree: BuildTree | None, configure_error: list[str] | None) -> LabResult:
     lab_src = opts.submission / lab.dir
     binary = opts.test_binaries.get(lab.number)
+    staged = opts.staged.get(lab.number)
     if binary is None:
-        if not lab_src.is_dir():
-            return _lab_failure(lab, opts.backend, "missing",
-                                f"no submission for this lab: {lab_src} does not exist", [])
+        if not lab_src.is_dir() or (staged is not None and staged.missing):
+            missing = ", ".join(staged.missing) if staged is not None and staged.missing else ""
+            failed = _lab_failure(lab, opts.backend, "missing",
+                                  f"no submission for this lab: {lab.dir}/{missing} is missing", [])
+            failed.notes = list(staged.notes) if staged is not None else []
+            return failed
         if configure_error is not None:
             return _lab_failure(lab, opts.backend, "build", "the build could not be configured: "
                                 + (configure_error[0] if configure_error else ""), configure_error)
@@ -273,6 +299,17 @@ def grade_lab(lab: Lab, opts: Options, tree: BuildTree | None, configure_error: 
             errors = first_errors(built.output, opts.submission, opts.repo)
             return _lab_failure(lab, opts.backend, "compile", "compile error: " + errors[0], errors)
         binary = built.artifact
+        object_dir = tree.object_dir(lab.target)
+        findings, screen_notes = ([], ["the build's objects of this lab were not found, so what its code calls "
+                                       "was not checked"]) if object_dir is None else linkage.screen(
+            tree.dir, object_dir, lab_dir=lab.dir, submission=opts.submission,
+            earlier=earlier_labs_dir(opts.repo, opts.submission), repo=opts.repo)
+        if findings:
+            failed = _screen_failure(lab, opts.backend, findings)
+            failed.notes = (list(staged.notes) if staged is not None else []) + screen_notes
+            return failed
+    else:
+        screen_notes = []
     assert binary is not None
 
     log_dir = (tree.dir if tree is not None else opts.build_root) / "grade-logs" / lab.dir
@@ -293,6 +330,9 @@ def grade_lab(lab: Lab, opts: Options, tree: BuildTree | None, configure_error: 
                             f"forged results: {suite.tampered}; the lab scores 0",
                             ["The test program wrote records to the grader's result channel that the",
                              "harness did not sign. Only signed records count; printed output never does."])
+    if (cheat := host_computation(suite)) is not None:
+        return _lab_failure(lab, opts.backend, "host-computation",
+                            f"{cheat}; the lab scores 0", [cheat])
     if suite.plan is None:
         failed = _lab_failure(lab, opts.backend, "crash", suite.error or "the test program produced no results",
                               suite.notes)
@@ -309,7 +349,9 @@ def grade_lab(lab: Lab, opts: Options, tree: BuildTree | None, configure_error: 
             result = _run_sanitizers(opts, lab, binary, result, log_dir, env)
         results.append(result)
     lab_result = LabResult(lab, results, error=suite.error,
-                           notes=list(suite.stopped) + list(suite.notes) + screen_sources(lab_src)
+                           notes=list(suite.stopped) + list(suite.notes)
+                           + (list(staged.notes) if staged is not None else []) + screen_notes
+                           + screen_sources(lab_src)
                            + earlier_lab_notes(lab_src, earlier_labs_dir(opts.repo, opts.submission),
                                                opts.submission, opts.repo))
     if suite.error:

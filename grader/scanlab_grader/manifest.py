@@ -22,7 +22,7 @@ MANIFEST_NAME = "lab.toml"
 LAB_DIR = re.compile(r"(?P<number>\d\d)-[a-z0-9][a-z0-9-]*")
 
 _LAB_KEYS = {"title", "summary", "timeout_s", "check", "mutant"}
-_CHECK_KEYS = {"id", "title", "needs", "category", "tests", "points"}
+_CHECK_KEYS = {"id", "title", "needs", "category", "tests", "points", "hidden"}
 _MUTANT_KEYS = {"name", "description", "file", "at", "find", "replace", "rejected_by", "compile_error"}
 
 
@@ -38,6 +38,7 @@ class Check:
     tests: str
     points: float
     needs: str = ""  # what the check asks of a submission, in the words of the lab's README
+    hidden: bool = False  # graded by the instructor's copy only; absent from the student release
 
 
 @dataclass(frozen=True)
@@ -120,7 +121,7 @@ def _check(table, where: str) -> Check:
     if points < 0:
         raise ManifestError(f"{where}: negative points")
     return Check(cid, _require(table, "title", str, where), category, tests, float(points),
-                 _typed(table, "needs", str, where, ""))
+                 _typed(table, "needs", str, where, ""), _typed(table, "hidden", bool, where, False))
 
 
 def _mutant(table, where: str, check_ids: set[str]) -> Mutant:

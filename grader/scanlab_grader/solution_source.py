@@ -43,6 +43,7 @@ class SolutionSource:
     text: str
     skeleton: str
     tags: dict[str, int] = field(default_factory=dict)  # tag name -> 0-based line index in text
+    regions: list[tuple[int, str]] = field(default_factory=list)  # (first line, text) of each SOLUTION region
 
     def tagged_line(self, name: str) -> str:
         """The line that carries tag `name`, without the tag and the line break."""
@@ -78,12 +79,15 @@ def parse(path: Path, text: str | None = None) -> SolutionSource:
     skeleton: list[str] = []
     tags: dict[str, int] = {}
     region: tuple[str, int] | None = None  # (BEGIN marker, its line number)
+    regions: list[tuple[int, str]] = []
     for index, line in enumerate(text.splitlines(keepends=True)):
         number = index + 1
         where = f"{path}:{number}"
         stripped = line.strip()
         if stripped in _MARKERS:
             region = _next_region(region, stripped, number, where, path)
+            if stripped == BEGIN_SOLUTION:
+                regions.append((number + 1, ""))
             continue
         if _MARKER_LIKE.match(line):
             raise MarkerError(f"{where}: '{stripped}' is not a marker; the markers are "
@@ -98,6 +102,8 @@ def parse(path: Path, text: str | None = None) -> SolutionSource:
             if region and region[0] == BEGIN_PROMPT:
                 raise MarkerError(f"{where}: a tag inside a prompt marks nothing in the solution")
             tags[name] = index
+        if region is not None and region[0] == BEGIN_SOLUTION:
+            regions[-1] = (regions[-1][0], regions[-1][1] + _untagged(line))
         if region is None:
             skeleton.append(_untagged(line))
         elif region[0] == BEGIN_PROMPT:
@@ -105,7 +111,7 @@ def parse(path: Path, text: str | None = None) -> SolutionSource:
     if region is not None:
         raise MarkerError(f"{path}:{region[1]}: '{region[0]}' has no matching "
                           f"'{END_SOLUTION if region[0] == BEGIN_SOLUTION else END_PROMPT}'")
-    return SolutionSource(path, text, "".join(skeleton), tags)
+    return SolutionSource(path, text, "".join(skeleton), tags, regions)
 
 
 def _next_region(region, marker: str, number: int, where: str, path: Path):

@@ -25,14 +25,30 @@ def _parser() -> argparse.ArgumentParser:
         prog="grade",
         description="Build, run and score scanlab labs. Exit status: 0 when every check passed, "
                     "1 when a check failed, 2 on a usage or manifest error or when this machine lacks what the kit needs.")
-    p.add_argument("labs", nargs="+", metavar="LAB", help='"02", "02-kogge-stone" or "all"')
+    p.add_argument("labs", nargs="*", metavar="LAB", help='"02", "02-kogge-stone" or "all" (--batch: default all)')
     p.add_argument("--backend", choices=("sim", "cuda"), default="sim",
                    help="sim: CPU simulator, no GPU needed (default); cuda: nvcc and a GPU")
     p.add_argument("--submission", default="labs", metavar="DIR",
                    help='directory laid out like labs/ (default: labs; "solutions" grades the references)')
     p.add_argument("--format", choices=FORMATS, default="text")
     p.add_argument("--output", metavar="FILE", help="write the report here (the text table still goes to stdout)")
-    p.add_argument("--jobs", type=int, default=os.cpu_count() or 2, metavar="N", help="parallel build jobs")
+    p.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
+                   help="parallel build jobs (default: all cores); with --batch: students graded at once (default 1)")
+    batch = p.add_argument_group("grading a class (grader/README.md, 'Batch grading')")
+    batch.add_argument("--batch", metavar="SUBMISSIONS_DIR",
+                       help="grade every student of SUBMISSIONS_DIR (one folder or .zip/.tar.gz archive each)")
+    batch.add_argument("--results", metavar="DIR", help="--batch: where reports and gradebook.csv go "
+                       "(default: SUBMISSIONS_DIR-grades beside it)")
+    batch.add_argument("--only", metavar="STUDENT", help="--batch: grade this student only (a Slurm array task)")
+    batch.add_argument("--merge", action="store_true", help="--batch: only write gradebook.csv from the reports present")
+    batch.add_argument("--student-timeout", type=float, default=3600.0, metavar="S",
+                       help="--batch: wall-time limit of one student's whole grading (default 3600)")
+    batch.add_argument("--build-jobs", type=int, default=1, metavar="N",
+                       help="--batch: parallel build jobs of each student's build (default 1)")
+    p.add_argument("--annotations", metavar="PREFIX", default=None,
+                   help="also print GitHub Actions ::error file=PREFIX/NN-name/FILE,line=N:: lines for the "
+                        "lab lines that failed checks name (PREFIX: where the lab folders are, e.g. labs)")
+    p.add_argument("--stage-as", default=None, help=argparse.SUPPRESS)
     p.add_argument("--build-root", metavar="DIR", help="where build trees go (default: <repo>/build/grade)")
     p.add_argument("--timeout", type=float, default=60.0, metavar="S",
                    help="wall-time limit of one test in seconds (default 60)")
@@ -84,7 +100,15 @@ def _resolve_submission(text: str) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.batch:
+        from . import batch
+        args.jobs = args.jobs or 1
+        return batch.main(args)
+    if not args.labs:
+        parser.error("name the labs to grade (or all)")
+    args.jobs = args.jobs or os.cpu_count() or 2
     started = time.monotonic()
     try:
         labs_all = manifest_mod.discover(Path(args.labs_dir))
@@ -110,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
     build_root = Path(args.build_root).resolve() if args.build_root else REPO / "build" / "grade"
     # Only each lab's own files are taken from the submission, into a folder of the grader's:
     # nothing else the submission holds is ever on a compiler's path (submission.py).
-    submission = submission_mod.staging_dir(build_root, original)
+    submission = submission_mod.staging_dir(build_root, Path(args.stage_as) if args.stage_as else original)
     staged = submission_mod.stage(REPO, original, list(labs_all.values()), submission)
     opts = Options(repo=REPO, backend=args.backend, submission=submission, build_root=build_root,
                    jobs=max(1, args.jobs), limits=limits, defines=args.cmake_define,
@@ -162,6 +186,12 @@ def main(argv: list[str] | None = None) -> int:
             sys.stdout.write(render(report, "text", color))
     else:
         sys.stdout.write(render(report, args.format, color and args.format == "text"))
+    if args.annotations is not None:
+        from .annotations import annotations
+        # Workflow commands are read from stdout and stderr alike; keep a report on stdout parseable.
+        stream = sys.stdout if args.output or args.format == "text" else sys.stderr
+        for line in annotations(results, args.annotations):
+            print(line, file=stream)
     manifest_errors = [c for l in results for c in l.checks if c.kind == "manifest"]
     if manifest_errors:
         return 2

@@ -423,5 +423,77 @@ class SyncTest(unittest.TestCase):
         self.assertEqual(table[-1], "| | total | 10 |")
 
 
+class AnnotationsTest(unittest.TestCase):
+    def test_compile_error_and_race_on_the_students_line(self):
+        from scanlab_grader.annotations import annotations
+        lab = _sample_labs()["02"]
+        result = LabResult(lab, [
+            CheckResult(lab.checks[0], "fail", "compile", "compile error: 02-kogge-stone/kogge_stone.cu:42: error: "
+                        "'tid' was not declared", []),
+            CheckResult(lab.checks[1], "fail", "assertion", "race on shared memory",
+                        ["  written at /build/submissions/x/02-kogge-stone/kogge_stone.cu:57 by (0, 3)",
+                         "  read at common/include/scanlab/operators.hpp:12"]),
+        ])
+        lines = annotations([result], "labs")
+        self.assertEqual(len(lines), 2, lines)
+        self.assertTrue(lines[0].startswith("::error file=labs/02-kogge-stone/kogge_stone.cu,line=42,"), lines[0])
+        self.assertIn("line=57", lines[1])
+        self.assertNotIn("operators.hpp", "".join(lines))
+        passed = LabResult(lab, [CheckResult(lab.checks[0], "pass")])
+        self.assertEqual(annotations([passed], "labs"), [])
+
+
+class ReleaseManifestTest(unittest.TestCase):
+    def test_hidden_checks_and_mutants_left_out(self):
+        from scanlab_grader import release
+        text = (LAB02.replace('id = "speed"', 'id = "speed"\nhidden = true')
+                + '\n[[mutant]]\nname = "another"\nfile = "k.cu"\nat = "t"\nreplace = ""\n'
+                  'rejected_by = ["correctness-inplace"]\n')
+        with tempfile.TemporaryDirectory() as d:
+            full = write_labs(Path(d) / "full", {"02-kogge-stone": text})
+            kit = manifest.discover(full)["02"]
+            self.assertTrue(any(c.hidden for c in kit.checks))
+            self.assertEqual(len(kit.mutants), 2)
+            student_text = release.student_manifest(text, "lab.toml")
+            student = manifest.discover(write_labs(Path(d) / "student", {"02-kogge-stone": student_text}))["02"]
+        self.assertEqual([c.id for c in student.checks], [c.id for c in kit.checks if not c.hidden])
+        self.assertEqual(student.mutants, ())
+        self.assertNotIn("speed", student_text)
+
+
+class LinkageTest(unittest.TestCase):
+    def test_forbidden_symbol_patterns(self):
+        from scanlab_grader import linkage
+
+        def kind(symbol):
+            return next((k for k, _why, pat in linkage.FORBIDDEN_SYMBOLS if pat.fullmatch(symbol)), None)
+        self.assertEqual(kind("exit"), "process escape")
+        self.assertEqual(kind("fork"), "process escape")
+        self.assertEqual(kind("write"), "grader channel")
+        self.assertEqual(kind("testing::Test::RecordProperty(std::string const&, int)"), "grader channel")
+        self.assertEqual(kind("scanlab::sim::set_schedule(scanlab::sim::Schedule const&)"), "simulator control")
+        for fine in ("__cxa_atexit", "atomicAdd(unsigned long long*, unsigned long long)", "memcpy",
+                     "scanlab::sim::detail::coordinates_or_die(char const*, char const*, unsigned int)",
+                     "__syncthreads(char const*, unsigned int)", "exit_code", "writer"):
+            self.assertIsNone(kind(fine), fine)
+
+    def test_reads_outside_the_lab(self):
+        from scanlab_grader import linkage
+        repo, sub, build_dir = Path("/kit"), Path("/staged"), Path("/kit/build/x")
+        earlier = repo / "solutions"
+
+        def reads(*files):
+            return [f.what for f in linkage.foreign_reads([Path(f) for f in files], lab_dir="03-exclusive-scan",
+                                                          submission=sub, earlier=earlier, repo=repo,
+                                                          build_dir=build_dir)]
+        self.assertEqual(reads("/staged/03-exclusive-scan/exclusive_scan.cu", "/kit/solutions/02-kogge-stone/k.cu",
+                               "/kit/common/include/scanlab/operators.hpp", "/usr/include/stdio.h",
+                               "/kit/build/x/scanlab_sim/ab/exclusive_scan.cu.cpp"), [])
+        self.assertEqual(reads("/kit/solutions/03-exclusive-scan/exclusive_scan.cu"),
+                         ["solutions/03-exclusive-scan/exclusive_scan.cu"])
+        self.assertEqual(reads("/kit/grader/harness/harness_main.cpp", "/home/me/x.h"),
+                         ["grader/harness/harness_main.cpp", "/home/me/x.h"])
+
+
 if __name__ == "__main__":
     unittest.main()

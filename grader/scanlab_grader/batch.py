@@ -1,0 +1,321 @@
+"""grade --batch SUBMISSIONS_DIR: grade a whole class.
+
+SUBMISSIONS_DIR holds one entry per student: a folder (laid out like labs/, or a whole student
+repository) or an archive of one (.zip, .tar.gz, .tgz), named after the student. Each student
+is graded by its own `grade` process (its own process limits, time-outs and build of the
+student's files); a student whose grading fails in any way gets an error row and the batch
+goes on.
+
+What is not student code is built once per worker and reused: worker K keeps one build tree
+(<results>/build/worker-K) whose submission folder is always the same path, and each student's
+lab files are copied there before their turn. Between two students Ninja then rebuilds only
+what the files changed, the lab's translation unit and the link; the simulator runtime, the
+harness and the GoogleTest suites stay built.
+
+Results go to <results> (default: SUBMISSIONS_DIR-grades/): reports/<student>.txt and .json,
+and gradebook.csv, rewritten after every student. A re-run skips students whose report is
+newer than their submission, so an interrupted batch resumes where it stopped. On a terminal
+a progress line shows students done, failed and the time left.
+
+For a cluster, `--only STUDENT` grades one student (one Slurm array task each) and `--merge`
+writes the gradebook from the reports present (grader/README.md, "Batch grading")."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import queue
+import shutil
+import signal
+import subprocess
+import sys
+import tarfile
+import threading
+import time
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+ARCHIVE_SUFFIXES = (".tar.gz", ".tgz", ".zip")
+MAX_UNPACKED_BYTES = 64 << 20
+GRADE = Path(__file__).resolve().parents[1] / "grade"
+
+
+class BatchError(Exception):
+    pass
+
+
+@dataclass
+class Student:
+    name: str
+    entry: Path  # the folder or archive in SUBMISSIONS_DIR
+
+
+def students_in(submissions: Path) -> list[Student]:
+    found = []
+    for entry in sorted(submissions.iterdir()):
+        if entry.name.startswith("."):
+            continue
+        if entry.is_dir() and not entry.is_symlink():
+            found.append(Student(entry.name, entry))
+            continue
+        for suffix in ARCHIVE_SUFFIXES:
+            if entry.is_file() and entry.name.endswith(suffix):
+                found.append(Student(entry.name[: -len(suffix)], entry))
+                break
+    names = [s.name for s in found]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise BatchError(f"{submissions}: two entries for the same student: {', '.join(twice)}")
+    return found
+
+
+def unpack(archive: Path, dest: Path) -> Path:
+    """Extracts a student's archive safely (no absolute paths, no `..`, no links out, a size
+    cap) and returns the folder to grade: the archive's single top folder if it has one."""
+    if dest.exists():
+        shutil.rmtree(dest)
+    dest.mkdir(parents=True)
+    if archive.name.endswith(".zip"):
+        with zipfile.ZipFile(archive) as z:
+            total = sum(i.file_size for i in z.infolist())
+            if total > MAX_UNPACKED_BYTES:
+                raise BatchError(f"{archive.name} unpacks to {total >> 20} MiB, more than {MAX_UNPACKED_BYTES >> 20}")
+            for info in z.infolist():
+                target = (dest / info.filename).resolve()
+                if not str(target).startswith(str(dest.resolve()) + os.sep):
+                    raise BatchError(f"{archive.name}: {info.filename} would be written outside the archive's folder")
+            z.extractall(dest)
+    else:
+        with tarfile.open(archive) as t:
+            total = sum(m.size for m in t.getmembers())
+            if total > MAX_UNPACKED_BYTES:
+                raise BatchError(f"{archive.name} unpacks to {total >> 20} MiB, more than {MAX_UNPACKED_BYTES >> 20}")
+            try:
+                t.extractall(dest, filter="data")
+            except tarfile.FilterError as e:
+                raise BatchError(f"{archive.name}: {e}") from None
+    entries = [p for p in dest.iterdir() if not p.name.startswith((".", "__MACOSX"))]
+    if len(entries) == 1 and entries[0].is_dir():
+        return entries[0]
+    return dest
+
+
+@dataclass
+class Outcome:
+    student: str
+    ok: bool  # graded (whatever the score); False: could not be graded
+    score: float = 0.0
+    max_score: float = 0.0
+    error: str = ""
+    seconds: float = 0.0
+    reused: bool = False
+
+
+class Batch:
+    def __init__(self, submissions: Path, results: Path, labs: list[str], grade_args: list[str], workers: int,
+                 student_timeout_s: float):
+        self.submissions = submissions
+        self.results = results
+        self.labs = labs
+        self.grade_args = grade_args
+        self.workers = max(1, workers)
+        self.student_timeout_s = student_timeout_s
+        self.reports = results / "reports"
+        self.lock = threading.Lock()
+        self.worker_name = ""  # --only: a build tree of the student's own, so that tasks never share one
+
+    def report_json(self, student: str) -> Path:
+        return self.reports / f"{student}.json"
+
+    def up_to_date(self, s: Student) -> bool:
+        report = self.report_json(s.name)
+        if not report.is_file():
+            return False
+        newest = max([s.entry.stat().st_mtime] + ([p.stat().st_mtime for p in s.entry.rglob("*")]
+                                                   if s.entry.is_dir() else []))
+        return report.stat().st_mtime >= newest
+
+    def grade_one(self, s: Student, worker: str) -> Outcome:
+        started = time.monotonic()
+        self.reports.mkdir(parents=True, exist_ok=True)
+        work = self.results / "build" / worker
+        error_file = self.reports / f"{s.name}.error"
+        try:
+            folder = unpack(s.entry, work / "unpacked") if s.entry.is_file() else s.entry
+        except (BatchError, OSError, zipfile.BadZipFile, tarfile.TarError) as e:
+            return self._failed(s, f"could not unpack: {e}", started, error_file)
+        report = self.report_json(s.name)
+        partial = report.with_suffix(".json.partial")
+        cmd = [str(GRADE), "--submission", str(folder), "--stage-as", worker,
+               "--build-root", str(work), "--format", "json", "--output", str(partial), "--color", "never",
+               *self.grade_args, *self.labs]
+        log = self.reports / f"{s.name}.txt"
+        try:
+            with open(log, "wb") as out:
+                proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                        start_new_session=True)
+                try:
+                    rc = proc.wait(timeout=self.student_timeout_s)
+                except subprocess.TimeoutExpired:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                    proc.wait()
+                    return self._failed(s, f"grading took more than {self.student_timeout_s:g} s", started, error_file)
+        except OSError as e:
+            return self._failed(s, f"could not run grade: {e}", started, error_file)
+        if rc not in (0, 1) or not partial.is_file():
+            tail = [l for l in log.read_text(errors="replace").splitlines() if l.strip()][-3:]
+            return self._failed(s, f"grade exited with status {rc}: " + " | ".join(tail), started, error_file)
+        doc = json.loads(partial.read_text())
+        partial.replace(report)
+        error_file.unlink(missing_ok=True)
+        return Outcome(s.name, True, float(doc["score"]), float(doc["max_score"]), seconds=time.monotonic() - started)
+
+    def _failed(self, s: Student, why: str, started: float, error_file: Path) -> Outcome:
+        error_file.write_text(why + "\n")
+        return Outcome(s.name, False, error=why, seconds=time.monotonic() - started)
+
+    def run(self, students: list[Student], progress) -> list[Outcome]:
+        todo: queue.Queue[Student] = queue.Queue()
+        outcomes: list[Outcome] = []
+        for s in students:
+            if self.up_to_date(s):
+                outcomes.append(Outcome(s.name, True, reused=True))
+            else:
+                todo.put(s)
+        progress.start(len(students), len(outcomes), todo.qsize())
+
+        def work(worker: str) -> None:
+            while True:
+                try:
+                    s = todo.get_nowait()
+                except queue.Empty:
+                    return
+                try:
+                    outcome = self.grade_one(s, worker)
+                except Exception as e:  # a broken submission never stops the batch
+                    outcome = Outcome(s.name, False, error=f"{type(e).__name__}: {e}")
+                with self.lock:
+                    outcomes.append(outcome)
+                    write_gradebook(self.results, [x.name for x in students])
+                    progress.step(outcome)
+
+        names = [self.worker_name] if self.worker_name else [f"worker-{k}" for k in range(self.workers)]
+        threads = [threading.Thread(target=work, args=(name,), daemon=True) for name in names]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        write_gradebook(self.results, [x.name for x in students])
+        progress.finish()
+        return outcomes
+
+
+class Progress:
+    """`done/total, failed, time left` on one rewritten line (a terminal), else one line per student."""
+
+    def __init__(self, stream=sys.stderr):
+        self.stream = stream
+        self.tty = stream.isatty()
+
+    def start(self, total: int, reused: int, todo: int) -> None:
+        self.total, self.done, self.failed, self.todo = total, reused, 0, todo
+        self.graded = 0
+        self.started = time.monotonic()
+        if reused:
+            self.stream.write(f"batch: {reused} of {total} students already graded (reports newer than "
+                              f"their submissions); grading {todo}\n")
+
+    def step(self, outcome: Outcome) -> None:
+        self.done += 1
+        self.graded += 1
+        self.failed += 0 if outcome.ok else 1
+        elapsed = time.monotonic() - self.started
+        left = elapsed / self.graded * (self.todo - self.graded)
+        line = (f"batch: {self.done}/{self.total} students done, {self.failed} failed to grade, "
+                f"about {_duration(left)} left")
+        what = (f"{outcome.student}: {outcome.score:g}/{outcome.max_score:g} in {outcome.seconds:.0f} s" if outcome.ok
+                else f"{outcome.student}: NOT GRADED: {outcome.error}")
+        if self.tty:
+            self.stream.write(f"\r\x1b[K{what}\n{line}")
+        else:
+            self.stream.write(f"{what}\n{line}\n")
+        self.stream.flush()
+
+    def finish(self) -> None:
+        if self.tty:
+            self.stream.write("\n")
+        self.stream.write(f"batch: {self.done}/{self.total} students, {self.failed} could not be graded, "
+                          f"{_duration(time.monotonic() - self.started)}\n")
+
+
+def _duration(seconds: float) -> str:
+    seconds = int(round(seconds))
+    return f"{seconds // 60} min {seconds % 60:02d} s" if seconds >= 60 else f"{seconds} s"
+
+
+def write_gradebook(results: Path, students: list[str]) -> Path:
+    """gradebook.csv: one row per student (in SUBMISSIONS_DIR's order) with the total, each
+    lab's points, and what went wrong; students without a report yet are left out."""
+    reports = results / "reports"
+    rows = []
+    lab_columns: list[str] = []
+    for name in students:
+        report = reports / f"{name}.json"
+        error = reports / f"{name}.error"
+        if report.is_file() and not error.is_file():
+            doc = json.loads(report.read_text())
+            labs = {f"lab {l['number']}": l["score"] for l in doc["labs"]}
+            for column in labs:
+                if column not in lab_columns:
+                    lab_columns.append(column)
+            problems = [f"lab {l['number']}: {l['error']}" for l in doc["labs"] if l.get("error")]
+            rows.append({"student": name, "status": "graded", "score": doc["score"], "max_score": doc["max_score"],
+                         **labs, "problems": "; ".join(problems)[:500]})
+        elif error.is_file():
+            rows.append({"student": name, "status": "not graded", "score": "", "max_score": "",
+                         "problems": error.read_text().strip()[:500]})
+    path = results / "gradebook.csv"
+    tmp = path.with_suffix(".csv.partial")
+    with open(tmp, "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=["student", "status", "score", "max_score", *lab_columns, "problems"])
+        writer.writeheader()
+        writer.writerows(rows)
+    tmp.replace(path)
+    return path
+
+
+def main(args) -> int:
+    submissions = Path(args.batch).resolve()
+    if not submissions.is_dir():
+        print(f"grade: --batch {submissions} is not a directory", file=sys.stderr)
+        return 2
+    results = Path(args.results).resolve() if args.results else submissions.parent / f"{submissions.name}-grades"
+    try:
+        students = students_in(submissions)
+    except BatchError as e:
+        print(f"grade: {e}", file=sys.stderr)
+        return 2
+    if args.merge:
+        path = write_gradebook(results, [s.name for s in students])
+        print(f"grade: wrote {path}")
+        return 0
+    if args.only:
+        chosen = [s for s in students if s.name == args.only]
+        if not chosen:
+            print(f"grade: no student '{args.only}' in {submissions}", file=sys.stderr)
+            return 2
+        students = chosen
+    grade_args = ["--backend", args.backend, "--timeout", str(args.timeout), "--lab-timeout", str(args.lab_timeout),
+                  "--jobs", str(args.build_jobs)]
+    if args.memory_limit is not None:
+        grade_args += ["--memory-limit", str(args.memory_limit)]
+    for d in args.cmake_define:
+        grade_args += ["--cmake-define", d]
+    batch = Batch(submissions, results, args.labs or ["all"], grade_args, args.jobs, args.student_timeout)
+    if args.only:
+        batch.worker_name = f"student-{args.only}"
+    outcomes = batch.run(students, Progress())
+    print(f"grade: gradebook {results / 'gradebook.csv'}, reports in {results / 'reports'}")
+    return 0 if all(o.ok for o in outcomes) else 1

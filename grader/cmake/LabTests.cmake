@@ -8,6 +8,11 @@
 # ("02-kogge-stone/kogge_stone.cu") come from SCANLAB_EARLIER_LABS_DIR. The test program links the grader's
 # harness, is run by ctest (label grader), and is part of `lab_tests`, the target that builds
 # every lab's test program.
+#
+# The *_test.cpp files are an object library of their own, labNN_suite: no submission's file is
+# on their path, so one build of them serves every submission. A build tree configured with
+# SCANLAB_PREBUILT_DIR (grader/cmake/Prebuilt.cmake) imports them, with the simulator runtime
+# and the harness, from that tree and compiles only the lab's own translation unit.
 
 add_custom_target(lab_tests)
 
@@ -21,11 +26,22 @@ function(scanlab_add_lab_tests)
     message(FATAL_ERROR "${CMAKE_CURRENT_SOURCE_DIR}: a lab folder is named NN-name")
   endif()
   set(target "lab${CMAKE_MATCH_1}_tests")
+  set(suite "lab${CMAKE_MATCH_1}_suite")
   set(lab_file "${SCANLAB_SUBMISSION_DIR}/${lab_dir}/${ARG_SOURCE}")
   file(GLOB tests CONFIGURE_DEPENDS "${CMAKE_CURRENT_SOURCE_DIR}/*_test.cpp")
   set(instantiations "${CMAKE_CURRENT_SOURCE_DIR}/instantiations.cu")
 
-  add_executable(${target} ${tests})
+  if(NOT TARGET ${suite})
+    add_library(${suite} OBJECT ${tests})
+    target_include_directories(${suite} PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}" "${SCANLAB_LAB_TEST_HELPERS}")
+    if(SCANLAB_BACKEND STREQUAL "cuda")
+      target_link_libraries(${suite} PUBLIC scanlab_grader_harness GTest::gtest scanlab_common CUDA::cudart)
+    else()
+      target_link_libraries(${suite} PUBLIC scanlab_grader_harness GTest::gtest scanlab_common scanlab_sim)
+    endif()
+    set_property(GLOBAL APPEND PROPERTY SCANLAB_LAB_SUITES ${suite})
+  endif()
+  add_executable(${target})
   if(SCANLAB_BACKEND STREQUAL "cuda")
     set(included "${lab_file}")
   else()
@@ -42,7 +58,7 @@ function(scanlab_add_lab_tests)
   target_compile_definitions(${target} PRIVATE "SCANLAB_LAB_SOURCE=\"${included}\"")
   target_include_directories(${target} PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}" "${SCANLAB_LAB_TEST_HELPERS}"
                                                "${SCANLAB_SUBMISSION_DIR}/${lab_dir}" "${SCANLAB_EARLIER_LABS_DIR}")
-  target_link_libraries(${target} PRIVATE scanlab_grader_harness GTest::gtest)
+  target_link_libraries(${target} PRIVATE ${suite} scanlab_grader_harness GTest::gtest)
   add_dependencies(lab_tests ${target})
   add_test(NAME ${target} COMMAND ${target})
   set_tests_properties(${target} PROPERTIES LABELS grader)

@@ -6,11 +6,13 @@ is graded by its own `grade` process (its own process limits, time-outs and buil
 student's files); a student whose grading fails in any way gets an error row and the batch
 goes on.
 
-What is not student code is built once per worker and reused: worker K keeps one build tree
-(<results>/build/worker-K) whose submission folder is always the same path, and each student's
-lab files are copied there before their turn. Between two students Ninja then rebuilds only
-what the files changed, the lab's translation unit and the link; the simulator runtime, the
-harness and the GoogleTest suites stay built.
+What is not student code is built once, before the first student, in <results>/build/prebuilt:
+the simulator runtime, the grader's harness and each lab's GoogleTest objects (labNN_suite).
+Every student's build tree imports them (CMake's SCANLAB_PREBUILT_DIR, grader/cmake/Prebuilt.cmake)
+and compiles only the student's lab files and links. Worker K keeps one such tree
+(<results>/build/worker-K) whose submission folder is always the same path; each student's lab
+files are copied there before their turn, so a tree is configured once per worker and Ninja
+rebuilds only what a student's files changed.
 
 Results go to <results> (default: SUBMISSIONS_DIR-grades/): reports/<student>.txt and .json,
 and gradebook.csv, rewritten after every student. A re-run skips students whose report is
@@ -286,6 +288,22 @@ def write_gradebook(results: Path, students: list[str]) -> Path:
     return path
 
 
+def build_prebuilt(results: Path, args, labs: list) -> tuple[Path | None, str]:
+    """The build tree whose runtime, harness and suites every student's build imports."""
+    from .build import BuildTree
+    from .cli import REPO
+    tree = BuildTree(REPO, results / "build", args.backend, REPO / "labs", max(1, args.jobs * args.build_jobs),
+                     args.cmake_define)
+    tree.dir = results / "build" / "prebuilt"
+    print(f"grade: building what every student's build reuses in {tree.dir}", file=sys.stderr, flush=True)
+    configured = tree.configure()
+    if not configured.ok:
+        return None, configured.output
+    targets = ["scanlab_grader_harness"] + [f"lab{lab.number}_suite" for lab in labs]
+    built = tree.build_libraries(targets)
+    return (tree.dir, "") if built.ok else (None, built.output)
+
+
 def main(args) -> int:
     submissions = Path(args.batch).resolve()
     if not submissions.is_dir():
@@ -307,7 +325,17 @@ def main(args) -> int:
             print(f"grade: no student '{args.only}' in {submissions}", file=sys.stderr)
             return 2
         students = chosen
-    grade_args = ["--backend", args.backend, "--timeout", str(args.timeout), "--lab-timeout", str(args.lab_timeout),
+    from . import manifest as manifest_mod
+    try:
+        labs = manifest_mod.resolve(manifest_mod.discover(Path(args.labs_dir)), args.labs or ["all"])
+    except manifest_mod.ManifestError as e:
+        print(f"grade: {e}", file=sys.stderr)
+        return 2
+    prebuilt, output = build_prebuilt(results, args, labs)
+    if prebuilt is None:
+        print("grade: the kit's own code could not be built, no student was graded:\n" + output[-3000:], file=sys.stderr)
+        return 2
+    grade_args = ["--cmake-define", f"SCANLAB_PREBUILT_DIR={prebuilt}", "--backend", args.backend, "--timeout", str(args.timeout), "--lab-timeout", str(args.lab_timeout),
                   "--jobs", str(args.build_jobs)]
     if args.memory_limit is not None:
         grade_args += ["--memory-limit", str(args.memory_limit)]

@@ -122,6 +122,12 @@ class BuildTree:
         self._targets = found
         return found
 
+    def build_libraries(self, targets: list[str]) -> BuildResult:
+        """Builds targets that are not programs (the simulator runtime, the lab suites)."""
+        rc, out = _run(["cmake", "--build", str(self.dir), "--parallel", str(self.jobs), "--target", *targets],
+                       self.repo, self.build_timeout_s)
+        return BuildResult(rc == 0, out)
+
     def object_dir(self, target: str) -> Path | None:
         """Where CMake puts the object files of `target`."""
         return next(iter(sorted(self.dir.glob(f"**/CMakeFiles/{target}.dir"))), None)

@@ -214,6 +214,8 @@ def render_gradescope(report: Report) -> str:
                 "status": "passed" if c.status == "pass" else "failed",
                 "output": _check_text(lab, c),
                 "tags": [f"lab{lab.lab.number}", c.check.category],
+                # A hidden check (lab.toml: hidden = true) shows once the grades are published.
+                "visibility": "after_published" if c.check.hidden else "visible",
             })
     doc = {
         "score": _num(report.points),
@@ -251,13 +253,19 @@ def render_prairielearn(report: Report) -> str:
                 "output": "\n".join(c.details),
             })
     score = report.points / report.max_points if report.max_points else 0.0
+    # A submission that does not compile is not graded (PrairieLearn then does not count the
+    # attempt), and the compiler's first errors are the message.
+    compile_errors = [l for l in report.labs if any(c.kind == "compile" for c in l.checks)]
     doc = {
-        "gradable": True,
+        "gradable": not compile_errors,
         "score": round(score, 6),
         "message": f"{_pts(report.points, report.max_points)} points",
         "output": render_text(report),
         "tests": tests,
     }
+    if compile_errors:
+        doc["message"] = "; ".join(f"lab {l.lab.number}: {l.error}" for l in compile_errors)
+        del doc["score"]
     text = json.dumps(doc, indent=2)
     if len(text.encode()) > PL_LIMIT:
         doc["output"] = "(omitted: too long)"

@@ -32,6 +32,10 @@ FORBIDDEN_SYMBOLS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
      "lab code has no business with file descriptors, the grader's signing or GoogleTest",
      re.compile(r"(HMAC\w*|EVP_\w+|testing::.*|write|writev|pwrite(64)?|pwritev2?|send|sendto|sendmsg|"
                 r"dup|dup2|dup3|fcntl(64)?|fdopen|open(64)?|openat(64)?|creat(64)?|syscall|ioctl)")),
+    ("file access",
+     "a scan reads and writes memory only; files are the grader's (and may hold what a lab must not see)",
+     re.compile(r"(fopen(64)?|freopen(64)?|opendir|readlink|std::basic_[io]?fstream<.*|std::basic_filebuf<.*|"
+                r"std::filesystem::.*)")),
     ("process escape",
      "lab code runs inside the test program and may not end, leave, replace or signal it",
      re.compile(r"(exit|_exit|_Exit|quick_exit|at_quick_exit|atexit|fork|vfork|clone3?|"

@@ -8,8 +8,10 @@ its skeleton folder labs/NN-name/, README.md aside; solutions/NN-name/ where a k
 skeletons) into a folder of its own, regular files only, and builds that folder. The tests,
 the harness and the simulator always come from the kit that runs `grade`.
 
-A submission may be laid out like labs/ (NN-name/ folders at its top) or be a whole student
-repository (its labs/ folder is used then)."""
+A submission may be laid out like labs/ (NN-name/ folders at its top), be a whole student
+repository (its labs/ folder is used then), or hold the lab files themselves at its top, as
+students upload them to Gradescope or PrairieLearn (`kogge_stone.cu` stands for
+02-kogge-stone/kogge_stone.cu)."""
 
 from __future__ import annotations
 
@@ -96,6 +98,9 @@ def stage(repo: Path, submission: Path, labs: list[Lab], dest: Path) -> dict[str
         source_dir = submission / lab.dir
         target_dir = dest / lab.dir
         wanted_dirs.add(lab.dir)
+        flat = not source_dir.exists() and names and any(os.path.lexists(submission / n) for n in names)
+        if flat:
+            source_dir = submission  # the lab's files uploaded on their own
         if not source_dir.is_dir() or source_dir.is_symlink():
             info.missing = names
             if target_dir.exists():
@@ -114,7 +119,8 @@ def stage(repo: Path, submission: Path, labs: list[Lab], dest: Path) -> dict[str
         for leftover in target_dir.iterdir():
             if leftover.name not in info.taken:
                 leftover.unlink() if not leftover.is_dir() or leftover.is_symlink() else shutil.rmtree(leftover)
-        extra = sorted(p.name for p in source_dir.iterdir() if p.name not in names and p.name != "README.md")
+        extra = [] if flat else sorted(p.name for p in source_dir.iterdir()
+                                       if p.name not in names and p.name != "README.md")
         if extra:
             info.notes.append(f"only {', '.join(names)} of {lab.dir}/ was graded; not taken: "
                               + ", ".join(extra[:8]) + (" ..." if len(extra) > 8 else ""))

@@ -2,7 +2,8 @@
 
 Six students (sample_submissions.py): two correct ones (one as a .zip, one as a .tar.gz), one
 that does not compile, one that hangs, one that calls exit(), and an archive that is not one.
-With -j2 every student must get a row of gradebook.csv with the right outcome (full marks, a
+The simulator runtime and the suite must be built once (a prebuilt tree), never in a worker's
+tree. With -j2 every student must get a row of gradebook.csv with the right outcome (full marks, a
 compile error scoring 0, a time-out, a forbidden call, "not graded"), a report each, and the
 broken archive must not stop the others. A second run must grade nobody (every report is newer
 than its submission); after one student's submission changes, only that one is graded again.
@@ -63,7 +64,7 @@ def main() -> int:
         problems.append(f"the batch exited with {first.returncode}, expected 1 (one student could not be graded)")
     book = gradebook(results)
     expected = {"correct-1": ("graded", "55", ""), "correct-2": ("graded", "55", ""),
-                "not-compiling": ("graded", "0", "compile error"), "hanging": ("graded", None, "timed out"),
+                "not-compiling": ("graded", "0", "compile error"), "hanging": ("graded", "0", "timed out"),
                 "cheat-process-escape": ("graded", "0", "process escape"), "broken-archive": ("not graded", "", "unpack")}
     for student, (status, score, says) in expected.items():
         row = book.get(student)
@@ -76,8 +77,14 @@ def main() -> int:
         text = (row["problems"] + (report.read_text(errors="replace") if report.is_file() else ""))
         if says and says not in text:
             problems.append(f"{student}: neither its gradebook row nor its report says '{says}'")
-    if "hanging" in book and book["hanging"]["score"] in ("", "55"):
-        problems.append(f"hanging: scored {book['hanging']['score']!r}, expected a partial score")
+
+    # What is not student code was built once, in the prebuilt tree, and never by a worker.
+    workers = sorted((results / "build").glob("worker-*"))
+    rebuilt = [p for w in workers for p in w.rglob("*") if p.name.endswith(("_test.cpp.o", "libscanlab_sim.a"))]
+    if len(workers) != 2 or rebuilt:
+        problems.append(f"{len(workers)} worker trees (expected 2); built again by a worker: {rebuilt[:3]}")
+    if not list((results / "build" / "prebuilt").rglob("libscanlab_sim.a")):
+        problems.append("the prebuilt tree has no simulator runtime")
 
     started = time.monotonic()
     again = grade("--batch", str(class_dir), "-j2", *common)
@@ -86,6 +93,8 @@ def main() -> int:
     (class_dir / "hanging" / "02-kogge-stone" / "kogge_stone.cu").write_text(
         (sample_submissions.REPO / "solutions" / "02-kogge-stone" / "kogge_stone.cu").read_text())
     third = grade("--batch", str(class_dir), "-j2", *common)
+    if "1 of 6 students" not in third.stdout and "5 of 6 students already graded" not in third.stdout:
+        problems.append("after one submission changed, the others were graded again")
     if gradebook(results).get("hanging", {}).get("score") != "55":
         problems.append("after its fix, the hanging student was not graded again")
     print(f"re-runs took {time.monotonic() - started:.0f} s")

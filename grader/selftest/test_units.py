@@ -242,6 +242,27 @@ class FormatsTest(unittest.TestCase):
         doc = json.loads(text)
         self.assertEqual(doc["score"], 2.5)
         self.assertEqual([t["status"] for t in doc["tests"]], ["passed", "failed"])
+        self.assertEqual({t["visibility"] for t in doc["tests"]}, {"visible"})
+
+    def test_hidden_check_shows_after_publication(self):
+        import dataclasses
+        lab = _sample_labs()["01"]
+        hidden = dataclasses.replace(lab.checks[0], hidden=True)
+        report = formats.Report("sim", "x/", [LabResult(lab, [CheckResult(hidden, "pass")])], 1.0)
+        text = formats.render(report, "gradescope")
+        self.assertEqual(validators.gradescope(text), [])
+        self.assertEqual(json.loads(text)["tests"][0]["visibility"], "after_published")
+
+    def test_prairielearn_compile_error_is_not_gradable(self):
+        lab = _sample_labs()["01"]
+        failed = LabResult(lab, [CheckResult(lab.checks[0], "fail", "compile", "compile error: 01-sequential/s.cu:3: "
+                                             "error: x")], error="compile error: 01-sequential/s.cu:3: error: x")
+        text = formats.render(formats.Report("sim", "x/", [failed], 1.0), "prairielearn")
+        self.assertEqual(validators.prairielearn(text), [])
+        doc = json.loads(text)
+        self.assertIs(doc["gradable"], False)
+        self.assertIn("01-sequential/s.cu:3", doc["message"])
+        self.assertIs(json.loads(formats.render(self.report, "prairielearn"))["gradable"], True)
 
     def test_prairielearn(self):
         text = formats.render(self.report, "prairielearn")

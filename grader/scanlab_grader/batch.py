@@ -25,6 +25,7 @@ writes the gradebook from the reports present (grader/README.md, "Batch grading"
 from __future__ import annotations
 
 import csv
+import fcntl
 import json
 import os
 import queue
@@ -126,6 +127,7 @@ class Batch:
         self.student_timeout_s = student_timeout_s
         self.reports = results / "reports"
         self.lock = threading.Lock()
+        self.build_root = results / "build"
         self.worker_name = ""  # --only: a build tree of the student's own, so that tasks never share one
 
     def report_json(self, student: str) -> Path:
@@ -142,7 +144,7 @@ class Batch:
     def grade_one(self, s: Student, worker: str) -> Outcome:
         started = time.monotonic()
         self.reports.mkdir(parents=True, exist_ok=True)
-        work = self.results / "build" / worker
+        work = self.build_root / worker
         error_file = self.reports / f"{s.name}.error"
         try:
             folder = unpack(s.entry, work / "unpacked") if s.entry.is_file() else s.entry
@@ -288,19 +290,23 @@ def write_gradebook(results: Path, students: list[str]) -> Path:
     return path
 
 
-def build_prebuilt(results: Path, args, labs: list) -> tuple[Path | None, str]:
-    """The build tree whose runtime, harness and suites every student's build imports."""
+def build_prebuilt(build_root: Path, args, labs: list) -> tuple[Path | None, str]:
+    """The build tree whose runtime, harness and suites every student's build imports. A lock
+    lets several batches (array tasks on one node) share it: one builds, the others wait."""
     from .build import BuildTree
     from .cli import REPO
-    tree = BuildTree(REPO, results / "build", args.backend, REPO / "labs", max(1, args.jobs * args.build_jobs),
+    tree = BuildTree(REPO, build_root, args.backend, REPO / "labs", max(1, args.jobs * args.build_jobs),
                      args.cmake_define)
-    tree.dir = results / "build" / "prebuilt"
+    tree.dir = build_root / "prebuilt"
+    tree.dir.mkdir(parents=True, exist_ok=True)
     print(f"grade: building what every student's build reuses in {tree.dir}", file=sys.stderr, flush=True)
-    configured = tree.configure()
-    if not configured.ok:
-        return None, configured.output
-    targets = ["scanlab_grader_harness"] + [f"lab{lab.number}_suite" for lab in labs]
-    built = tree.build_libraries(targets)
+    with open(tree.dir / ".scanlab-lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        configured = tree.configure()
+        if not configured.ok:
+            return None, configured.output
+        targets = ["scanlab_grader_harness"] + [f"lab{lab.number}_suite" for lab in labs]
+        built = tree.build_libraries(targets)
     return (tree.dir, "") if built.ok else (None, built.output)
 
 
@@ -331,7 +337,8 @@ def main(args) -> int:
     except manifest_mod.ManifestError as e:
         print(f"grade: {e}", file=sys.stderr)
         return 2
-    prebuilt, output = build_prebuilt(results, args, labs)
+    build_root = Path(args.build_root).resolve() if args.build_root else results / "build"
+    prebuilt, output = build_prebuilt(build_root, args, labs)
     if prebuilt is None:
         print("grade: the kit's own code could not be built, no student was graded:\n" + output[-3000:], file=sys.stderr)
         return 2
@@ -342,6 +349,7 @@ def main(args) -> int:
     for d in args.cmake_define:
         grade_args += ["--cmake-define", d]
     batch = Batch(submissions, results, args.labs or ["all"], grade_args, args.jobs, args.student_timeout)
+    batch.build_root = build_root
     if args.only:
         batch.worker_name = f"student-{args.only}"
     outcomes = batch.run(students, Progress())

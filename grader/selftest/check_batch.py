@@ -93,7 +93,8 @@ def main() -> int:
     (class_dir / "hanging" / "02-kogge-stone" / "kogge_stone.cu").write_text(
         (sample_submissions.REPO / "solutions" / "02-kogge-stone" / "kogge_stone.cu").read_text())
     third = grade("--batch", str(class_dir), "-j2", *common)
-    if "1 of 6 students" not in third.stdout and "5 of 6 students already graded" not in third.stdout:
+    # The broken archive has no report, so it is tried again too.
+    if "4 of 6 students already graded" not in third.stdout:
         problems.append("after one submission changed, the others were graded again")
     if gradebook(results).get("hanging", {}).get("score") != "55":
         problems.append("after its fix, the hanging student was not graded again")

@@ -444,6 +444,55 @@ class SyncTest(unittest.TestCase):
         self.assertEqual(table[-1], "| | total | 10 |")
 
 
+class StagingTest(unittest.TestCase):
+    """Only a lab's own files are taken from a submission (submission.py)."""
+
+    def setUp(self):
+        from scanlab_grader import submission
+        self.submission = submission
+        self.tmp = Path(tempfile.mkdtemp())
+        self.kit = self.tmp / "kit"
+        (self.kit / "labs" / "02-kogge-stone").mkdir(parents=True)
+        (self.kit / "labs" / "02-kogge-stone" / "kogge_stone.cu").write_text("skeleton\n")
+        (self.kit / "labs" / "02-kogge-stone" / "README.md").write_text("readme\n")
+        self.labs = [_sample_labs()["02"]]
+
+    def stage(self, sub: Path):
+        dest = self.tmp / "staged"
+        return dest, self.submission.stage(self.kit, self.submission.submission_root(sub), self.labs, dest)["02"]
+
+    def test_lab_folders_extra_files_and_links(self):
+        sub = self.tmp / "alice"
+        (sub / "02-kogge-stone" / "gtest").mkdir(parents=True)
+        (sub / "02-kogge-stone" / "kogge_stone.cu").write_text("mine\n")
+        (sub / "02-kogge-stone" / "cuda_runtime.h").write_text("#error\n")
+        (sub / "02-kogge-stone" / "gtest" / "gtest.h").write_text("#error\n")
+        dest, staged = self.stage(sub)
+        self.assertEqual(sorted(p.name for p in (dest / "02-kogge-stone").iterdir()), ["kogge_stone.cu"])
+        self.assertEqual((dest / "02-kogge-stone" / "kogge_stone.cu").read_text(), "mine\n")
+        self.assertIn("not taken: cuda_runtime.h, gtest", staged.notes[0])
+        (sub / "02-kogge-stone" / "kogge_stone.cu").unlink()
+        (sub / "02-kogge-stone" / "kogge_stone.cu").symlink_to(self.kit / "labs" / "02-kogge-stone" / "kogge_stone.cu")
+        dest, staged = self.stage(sub)
+        self.assertEqual(staged.missing, ["kogge_stone.cu"])
+        self.assertFalse((dest / "02-kogge-stone" / "kogge_stone.cu").exists())
+        self.assertIn("symbolic link", staged.notes[0])
+
+    def test_whole_repository_and_flat_upload(self):
+        repo = self.tmp / "repo"
+        (repo / "labs" / "02-kogge-stone").mkdir(parents=True)
+        (repo / "grader").mkdir()
+        (repo / "labs" / "02-kogge-stone" / "kogge_stone.cu").write_text("repo\n")
+        dest, staged = self.stage(repo)
+        self.assertEqual((dest / "02-kogge-stone" / "kogge_stone.cu").read_text(), "repo\n")
+        flat = self.tmp / "upload"
+        flat.mkdir()
+        (flat / "kogge_stone.cu").write_text("flat\n")
+        dest, staged = self.stage(flat)
+        self.assertEqual((dest / "02-kogge-stone" / "kogge_stone.cu").read_text(), "flat\n")
+        self.assertEqual(staged.missing, [])
+
+
 class AnnotationsTest(unittest.TestCase):
     def test_compile_error_and_race_on_the_students_line(self):
         from scanlab_grader.annotations import annotations

@@ -2,10 +2,10 @@
 
 - Gradescope: `grader/package gradescope` writes the zip; it is unpacked (keeping the files'
   modes, as `unzip` does) to autograder/source, a student's kogge_stone.cu with a known-bad kernel (a missing
-  barrier) is put in autograder/submission as students upload it, and run_autograder must
-  write autograder/results/results.json in Gradescope's format with one test per check, the
-  check's points as max_score, 0 for the checks that reject that kernel and full points for
-  the others. (setup.sh installs packages and is left to the platform; the test checks that
+  barrier in the in-place scan) is put in autograder/submission as students upload it, and
+  run_autograder must write autograder/results/results.json in Gradescope's format with one
+  test per check, the check's points as max_score, 0 for the checks that must reject that
+  kernel and full points for those of the double-buffered scan, which it does not touch. (setup.sh installs packages and is left to the platform; the test checks that
   the zip holds it, executable.)
 - GitHub Classroom: the workflow has the job `run-autograding-tests` running the grader's
   classroom output with --annotations; the same command on the known-bad kernel prints an
@@ -104,7 +104,10 @@ def main() -> int:
         if len(tests) != len(graded):
             problems.append(f"Gradescope: {len(tests)} tests for {len(graded)} checks")
         for check, test in zip(graded, tests):
-            expected = 0 if check.id in mutant.rejected_by else check.points
+            # The checks that must reject the kernel score 0; those of the other scan, which the
+            # edit does not touch, full points; the rest may go either way.
+            expected = (0 if check.id in mutant.rejected_by
+                        else check.points if "double-buffer" in check.id else test["score"])
             if test["max_score"] != check.points or test["score"] != expected or "visibility" not in test:
                 problems.append(f"Gradescope: {check.id}: score {test['score']}/{test['max_score']}, "
                                 f"expected {expected:g}/{check.points:g} with a visibility")
@@ -119,11 +122,14 @@ def main() -> int:
                      "--annotations", "labs", "--format", "classroom", "--output", work / "classroom.b64", "02"]
     race = run(classroom_cmd)
     problems += [f"Classroom payload: {p}" for p in validators.classroom((work / "classroom.b64").read_text())]
-    race_line = reference.tags[mutant.at] + 2  # the line after the deleted barrier: the write
+    # The barrier's line is deleted, so the write that races with the reads before it moves up
+    # to that line number.
+    race_line = str(reference.tags[mutant.at] + 1)
     annotated = re.findall(rf"::error file=labs/{LAB}/{FILE},line=(\d+)", race.stdout)
-    if not annotated:
-        problems.append("no ::error annotation at the student's file for the race")
-    print(f"race annotated at lines {annotated} (the barrier was at line {race_line - 1})")
+    if race_line not in annotated:
+        problems.append(f"no ::error annotation at line {race_line} of the student's file for the race "
+                        f"(annotated: {annotated})")
+    print(f"race annotated at lines {annotated}")
 
     broken = reference.text + "\nthis line is not C++;\n"
     broken_line = broken.count("\n") - 0

@@ -259,6 +259,14 @@ def _duration(seconds: float) -> str:
     return f"{seconds // 60} min {seconds % 60:02d} s" if seconds >= 60 else f"{seconds} s"
 
 
+def _first_problem(lab: dict) -> str:
+    """What cost a lab its points: its lab-wide failure, else its first failed check's reason."""
+    if lab.get("error"):
+        return lab["error"]
+    failed = [c for c in lab["checks"] if c["status"] == "fail"]
+    return f"{failed[0]['id']}: {failed[0]['reason']}" if failed else ""
+
+
 def write_gradebook(results: Path, students: list[str]) -> Path:
     """gradebook.csv: one row per student (in SUBMISSIONS_DIR's order) with the total, each
     lab's points, and what went wrong; students without a report yet are left out."""
@@ -274,9 +282,9 @@ def write_gradebook(results: Path, students: list[str]) -> Path:
             for column in labs:
                 if column not in lab_columns:
                     lab_columns.append(column)
-            problems = [f"lab {l['number']}: {l['error']}" for l in doc["labs"] if l.get("error")]
+            problems = [f"lab {l['number']}: {_first_problem(l)}" for l in doc["labs"] if _first_problem(l)]
             rows.append({"student": name, "status": "graded", "score": doc["score"], "max_score": doc["max_score"],
-                         **labs, "problems": "; ".join(problems)[:500]})
+                         **labs, "problems": " ".join("; ".join(problems).split())[:500]})
         elif error.is_file():
             rows.append({"student": name, "status": "not graded", "score": "", "max_score": "",
                          "problems": error.read_text().strip()[:500]})

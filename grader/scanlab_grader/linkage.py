@@ -111,14 +111,6 @@ def _read_by_rewriter(path: str) -> list[str]:
     return [path]
 
 
-def _inside(path: Path, folder: Path) -> bool:
-    try:
-        path.relative_to(folder)
-        return True
-    except ValueError:
-        return False
-
-
 @dataclass
 class LabObjects:
     objects: list[Path]  # compiled from the submission's files
@@ -134,7 +126,7 @@ def lab_objects(build_dir: Path, target_dir: Path, submission: Path) -> LabObjec
     reads: dict[Path, list[Path]] = {}
     for obj in objects:
         files = [Path(os.path.abspath(f)) for d in deps[obj] for f in _read_by_rewriter(d)]
-        if any(_inside(f.resolve(), submission) for f in files):
+        if any(f.resolve().is_relative_to(submission) for f in files):
             lab.append(obj)
             reads[obj] = files
     return LabObjects(lab, reads)
@@ -153,17 +145,17 @@ def foreign_reads(files: list[Path], *, lab_dir: str, submission: Path, earlier:
     seen = set()
     for f in files:
         real = f.resolve()
-        if real in seen or any(_inside(real, a) for a in allowed):
+        if real in seen or any(real.is_relative_to(a) for a in allowed):
             continue
         seen.add(real)
         for base in (earlier, submission):
-            if _inside(real, base):
+            if real.is_relative_to(base):
                 folder = real.relative_to(base).parts[0]
                 m = _LAB_FOLDER.fullmatch(folder)
                 if m and int(m.group("number")) < number:
                     break
         else:
-            if not (_inside(real, repo) or _inside(real, submission)) and str(real).startswith(("/usr/", "/opt/")):
+            if not (real.is_relative_to(repo) or real.is_relative_to(submission)) and str(real).startswith(("/usr/", "/opt/")):
                 continue
             found.append(Finding("reads outside the lab", _shown(real, repo),
                                  "a lab may include its own files, earlier labs, the kit's common headers "

@@ -200,7 +200,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"release: {dest} exists and is not an empty directory", file=sys.stderr)
         return 2
     try:
-        if _inside(REPO, dest):
+        if REPO.is_relative_to(dest):
             raise ReleaseError(f"{dest} holds the kit itself; write the release elsewhere")
         written = write_release(REPO, dest)
         regions = solution_regions(REPO)
@@ -219,11 +219,3 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     print("release: OK")
     return 0
-
-
-def _inside(path: Path, folder: Path) -> bool:
-    try:
-        path.relative_to(folder)
-        return True
-    except ValueError:
-        return False

@@ -51,8 +51,8 @@ public:
         if (space_ == Space::host) return *counter_;
         if (host_counter_ != nullptr && *host_counter_ != 0) {
             ADD_FAILURE() << HOST_COMPUTATION_MARK << " host code, outside every CUDA thread, applied the "
-                          << "operator (" << *host_counter_ << " applications): this lab's work must "
-                          << "happen in its kernels, not on the CPU";
+                          << "operator " << *host_counter_ << (*host_counter_ == 1 ? " time" : " times")
+                          << ": this lab's work must happen in its kernels, not on the CPU";
         }
         unsigned long long value = 0;
         SCANLAB_CUDA_CHECK(cudaMemcpy(&value, counter_, sizeof(value), cudaMemcpyDeviceToHost));

@@ -72,6 +72,22 @@ private:
     std::vector<Series> series_;
 };
 
+// A lab's series: its id is "lab/entry" (the host entry's name).
+inline SeriesInfo lab_series(const std::string& lab, const std::string& entry, std::string label,
+                             std::string algorithm, std::string scope, unsigned block_size, unsigned section_size,
+                             Reference reference = Reference::inclusive) {
+    SeriesInfo info;
+    info.id = lab + "/" + entry;
+    info.lab = lab;
+    info.label = std::move(label);
+    info.algorithm = std::move(algorithm);
+    info.scope = std::move(scope);
+    info.block_size = block_size;
+    info.section_size = section_size;
+    info.reference = reference;
+    return info;
+}
+
 // The series `base` at another block size, for a block-size sweep (measured at the sweep's
 // sizes only, int32 only).
 inline SeriesInfo at_block_size(SeriesInfo base, unsigned block_size, unsigned section_size) {

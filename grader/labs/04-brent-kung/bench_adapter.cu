@@ -1,5 +1,5 @@
 // Lab 04 in reports/bench: the Brent-Kung inclusive and exclusive section scans (two elements
-// per thread) over many sections, at the largest block and in a sweep of block sizes.
+// per thread) over many sections, at the largest section and in a sweep of section sizes.
 #include SCANLAB_LAB_SOURCE
 
 #include "series.hpp"
@@ -7,28 +7,19 @@
 void scanlab::bench::register_series(SeriesList& list) {
     constexpr unsigned kElementsPerThread = 2;
     constexpr unsigned kSection = 2048;
-    SeriesInfo inclusive;
-    inclusive.id = "04-brent-kung/brent_kung_scan";
-    inclusive.lab = "04-brent-kung";
-    inclusive.label = "04 Brent-Kung inclusive";
-    inclusive.algorithm = "brent-kung";
-    inclusive.scope = "sections";
-    inclusive.block_size = kSection / kElementsPerThread;
-    inclusive.section_size = kSection;
-    SeriesInfo exclusive = inclusive;
-    exclusive.id = "04-brent-kung/brent_kung_exclusive_scan";
-    exclusive.label = "04 Brent-Kung exclusive";
-    exclusive.algorithm = "brent-kung-exclusive";
-    exclusive.reference = Reference::exclusive;
-
-    list.add(inclusive, [](auto in, auto out, std::size_t n, auto op) { brent_kung_scan(in, out, n, kSection, op); });
-    list.add(exclusive, [](auto in, auto out, std::size_t n, auto op) { brent_kung_exclusive_scan(in, out, n, kSection, op); });
-    for (const unsigned section : {64u, 128u, 256u, 512u, 1024u}) {
+    const SeriesInfo inclusive = lab_series("04-brent-kung", "brent_kung_scan", "04 Brent-Kung inclusive", "brent-kung",
+                                            "sections", kSection / kElementsPerThread, kSection);
+    const SeriesInfo exclusive = lab_series("04-brent-kung", "brent_kung_exclusive_scan", "04 Brent-Kung exclusive",
+                                            "brent-kung-exclusive", "sections", kSection / kElementsPerThread, kSection,
+                                            Reference::exclusive);
+    for (const unsigned section : {kSection, 64u, 128u, 256u, 512u, 1024u}) {
         const unsigned block = section / kElementsPerThread;
-        list.add(at_block_size(inclusive, block, section),
+        const bool sweep = section != kSection;
+        list.add(sweep ? at_block_size(inclusive, block, section) : inclusive,
                  [section](auto in, auto out, std::size_t n, auto op) { brent_kung_scan(in, out, n, section, op); });
-        list.add(at_block_size(exclusive, block, section), [section](auto in, auto out, std::size_t n, auto op) {
-            brent_kung_exclusive_scan(in, out, n, section, op);
-        });
+        list.add(sweep ? at_block_size(exclusive, block, section) : exclusive,
+                 [section](auto in, auto out, std::size_t n, auto op) {
+                     brent_kung_exclusive_scan(in, out, n, section, op);
+                 });
     }
 }

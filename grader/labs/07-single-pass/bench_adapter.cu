@@ -8,16 +8,11 @@
 void scanlab::bench::register_series(SeriesList& list) {
     constexpr unsigned kTile = 2048;
     constexpr unsigned kElementsPerThread = 2;  // lab 04's block scan
-    SeriesInfo single_pass;
-    single_pass.id = "07-single-pass/single_pass_scan";
-    single_pass.lab = "07-single-pass";
-    single_pass.label = "07 single-pass (adjacent synchronization)";
-    single_pass.algorithm = "single-pass";
-    single_pass.section_size = kTile;
-    single_pass.block_size = kTile / kElementsPerThread;
-    list.add(single_pass, [](auto in, auto out, std::size_t n, auto op) { single_pass_scan(in, out, n, kTile, op); });
-    for (const unsigned tile : {256u, 512u, 1024u}) {
-        list.add(at_block_size(single_pass, tile / kElementsPerThread, tile),
+    const SeriesInfo single_pass = lab_series("07-single-pass", "single_pass_scan",
+                                              "07 single-pass (adjacent synchronization)", "single-pass", "whole-array",
+                                              kTile / kElementsPerThread, kTile);
+    for (const unsigned tile : {kTile, 256u, 512u, 1024u}) {
+        list.add(tile == kTile ? single_pass : at_block_size(single_pass, tile / kElementsPerThread, tile),
                  [tile](auto in, auto out, std::size_t n, auto op) { single_pass_scan(in, out, n, tile, op); });
     }
 }

@@ -3,7 +3,7 @@
 // them and writes the results file).
 //
 //   labNN_bench [--sizes MIN:MAX[:STEP]] [--sweep-sizes A,B,...] [--count-max LOG2]
-//               [--samples MIN:MAX] [--budget-ms MS] [--plan]
+//               [--samples MIN:MAX] [--budget-ms MS] [--int32-only] [--plan]
 //
 // Sizes are log2 n. --plan prints the number of points and measures nothing.
 #include <cuda_runtime.h>
@@ -65,6 +65,8 @@ Options parse(int argc, char** argv) {
             o.gpu_policy.max_samples = static_cast<int>(v[1]);
         } else if (arg == "--budget-ms") {
             o.gpu_policy.budget_ms = std::stod(value());
+        } else if (arg == "--int32-only") {
+            o.float32 = false;
         } else if (arg == "--plan") {
             o.plan_only = true;
         } else {

@@ -50,8 +50,7 @@ void fill_inputs(std::vector<T>& out) {
 // The expected output: an inclusive or exclusive scan of every section (section_size == 0:
 // of the whole array), or the input itself (the copy).
 template <class T>
-std::vector<T> expected_output(const std::vector<T>& in, Reference reference, std::size_t section_size) {
-    const std::size_t n = in.size();
+std::vector<T> expected_output(const T* in, std::size_t n, Reference reference, std::size_t section_size) {
     std::vector<T> out(n);
     const std::size_t section = section_size == 0 ? n : section_size;
     for (std::size_t start = 0; start < n; start += section) {

@@ -100,7 +100,10 @@ class PlanTest(unittest.TestCase):
 
     def test_simulator_plan_stays_small(self):
         for quick in (False, True):
-            self.assertLessEqual(bench_cli.plan_for("sim", quick).sizes[1], 16)
+            plan = bench_cli.plan_for("sim", quick)
+            self.assertLessEqual(plan.sizes[1], 16)
+            self.assertIn("--int32-only", plan.program_args())
+        self.assertNotIn("--int32-only", bench_cli.plan_for("cuda", False).program_args())
         self.assertLess(bench_cli.plan_for("cuda", True).sizes[1], bench_cli.plan_for("cuda", False).sizes[1])
 
     def test_sizes_option(self):

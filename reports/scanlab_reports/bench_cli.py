@@ -11,6 +11,7 @@ file says why, under "errors")."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import datetime
 import json
 import os
@@ -45,19 +46,22 @@ class Plan:
     samples: tuple[int, int]  # GPU samples per point: at least, at most
     budget_ms: float  # a point stops sampling (past the minimum) once its samples add up to this
     warmup_runs: int = 3  # fixed in measurement.hpp
+    float32: bool = True  # float32 beside int32
+
 
     def program_args(self) -> list[str]:
         first, last, step = self.sizes
         return ["--sizes", f"{first}:{last}:{step}", "--sweep-sizes", ",".join(map(str, self.sweep_sizes)),
                 "--count-max", str(self.count_max), "--samples", f"{self.samples[0]}:{self.samples[1]}",
-                "--budget-ms", f"{self.budget_ms:g}"]
+                "--budget-ms", f"{self.budget_ms:g}"] + ([] if self.float32 else ["--int32-only"])
 
 
 def plan_for(backend: str, quick: bool) -> Plan:
-    if backend == "sim":  # the simulator runs every thread on the CPU: small sizes only
+    if backend == "sim":  # the simulator runs every thread on the CPU: small sizes, int32 only
+        # (its counts and counters are the same for float32)
         if quick:
-            return Plan((10, 12, 2), (12,), 12, (1, 1), 0)
-        return Plan((10, 16, 2), (14,), 16, (1, 1), 0)
+            return Plan((10, 12, 2), (12,), 12, (1, 1), 0, float32=False)
+        return Plan((10, 16, 2), (14,), 16, (1, 1), 0, float32=False)
     if quick:
         return Plan((10, 24, 2), (16, 20), 16, (5, 20), 100)
     return Plan((10, 30, 1), (16, 20, 24, 28), 16, (10, 50), 400)
@@ -93,7 +97,7 @@ def _with_sizes(plan: Plan, text: str) -> Plan:
         parts.append(1)
     if len(parts) != 3 or not 0 <= parts[0] <= parts[1] <= 30 or parts[2] < 1:
         raise ValueError(f"--sizes {text}: FIRST:LAST[:STEP] with FIRST <= LAST <= 30")
-    return Plan(tuple(parts), plan.sweep_sizes, plan.count_max, plan.samples, plan.budget_ms)
+    return dataclasses.replace(plan, sizes=tuple(parts))
 
 
 def select_programs(targets: dict[str, Path], labs: list[str] | None) -> list[str]:

@@ -21,7 +21,7 @@ SANITIZER_EXIT = 99
 # compute-sanitizer tools run (backend cuda) on the tests of a check, by category.
 SANITIZERS = {
     "race-freedom": ("racecheck", "synccheck"),
-    "correctness": ("memcheck",),
+    "correctness": ("memcheck", "initcheck"),
 }
 
 

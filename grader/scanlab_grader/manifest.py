@@ -23,7 +23,7 @@ LAB_DIR = re.compile(r"(?P<number>\d\d)-[a-z0-9][a-z0-9-]*")
 
 _LAB_KEYS = {"title", "summary", "timeout_s", "check", "mutant"}
 _CHECK_KEYS = {"id", "title", "needs", "category", "tests", "points", "hidden"}
-_MUTANT_KEYS = {"name", "description", "file", "at", "find", "replace", "rejected_by", "compile_error"}
+_MUTANT_KEYS = {"name", "description", "file", "at", "find", "replace", "rejected_by", "compile_error", "gpu_blind"}
 
 
 class ManifestError(Exception):
@@ -48,7 +48,9 @@ class Mutant:
     `find`; an empty replacement deletes it). Every check in `rejected_by` must fail it. With
     `compile_error`, the mutant must not build, and the grader must say so at the mutated
     line of the student's file with a message containing that text (a CUDA feature that no
-    longer exists must be named at the student's line, not inside a header)."""
+    longer exists must be named at the student's line, not inside a header). With
+    `gpu_blind`, no tool of the GPU backend can see the bug (it says why): the GPU self-test
+    names it instead of running it."""
     name: str
     description: str
     file: str
@@ -57,6 +59,7 @@ class Mutant:
     replace: str
     rejected_by: tuple[str, ...]
     compile_error: str | None = None
+    gpu_blind: str | None = None
 
 
 @dataclass(frozen=True)
@@ -138,7 +141,7 @@ def _mutant(table, where: str, check_ids: set[str]) -> Mutant:
         raise ManifestError(f"{where}: find must be non-empty and differ from replace")
     return Mutant(name, _typed(table, "description", str, where, ""), _require(table, "file", str, where),
                   _require(table, "at", str, where), find, replace, tuple(rejected_by),
-                  _typed(table, "compile_error", str, where))
+                  _typed(table, "compile_error", str, where), _typed(table, "gpu_blind", str, where))
 
 
 def load_lab(path: Path) -> Lab:

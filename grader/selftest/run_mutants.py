@@ -70,6 +70,22 @@ def check_compile_error_isolated(scratch: Path, labs: dict, build_root: Path, ar
     return problems
 
 
+# Categories of checks that only the simulator grades (their checks are skipped on a GPU).
+SIMULATOR_ONLY_CATEGORIES = ("efficiency",)
+
+
+def gpu_blind_reason(lab, mutant) -> str | None:
+    """Why the GPU backend cannot reject a mutant, or None when it must: the manifest says so
+    (`gpu_blind`), or every check meant to reject it is graded by the simulator only."""
+    if mutant.gpu_blind:
+        return mutant.gpu_blind
+    categories = {c.id: c.category for c in lab.checks}
+    if all(categories[cid] in SIMULATOR_ONLY_CATEGORIES for cid in mutant.rejected_by):
+        return (f"{', '.join(mutant.rejected_by)} counted by the simulator only "
+                "(on a GPU, Nsight Compute measures it; see the lab's README)")
+    return None
+
+
 def main() -> int:
     p = argparse.ArgumentParser()
     p.add_argument("labs", nargs="*", help="only these labs (numbers)")
@@ -98,8 +114,13 @@ def main() -> int:
     total = 0
     for lab in labs.values():
         for m in lab.mutants:
-            total += 1
             label = f"{lab.number}/{m.name}"
+            if args.backend == "cuda":
+                blind = gpu_blind_reason(lab, m)
+                if blind:
+                    print(f"{label:<40} {'not run':<9} on a GPU: {blind}")
+                    continue
+            total += 1
             original_path = REPO / "solutions" / lab.dir / m.file
             target = scratch / lab.dir / m.file
             if not original_path.is_file():

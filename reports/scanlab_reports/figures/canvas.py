@@ -1,0 +1,132 @@
+"""What every figure shares: matplotlib without a display, the look of a series (its
+algorithm's colour; a line style per configuration; a wrong result crossed out), the n axis,
+and saving. A figure is drawn on its own matplotlib Figure, not through pyplot's global state,
+so drawing many figures leaks nothing and needs no display."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+from debian_modules import import_debian_module
+
+from .. import palette
+from ..results import Series
+
+_matplotlib = import_debian_module("matplotlib", "python3-matplotlib")
+_matplotlib.use("Agg")
+from matplotlib.figure import Figure  # noqa: E402  (after the backend is chosen)
+from matplotlib.ticker import FuncFormatter, LogLocator  # noqa: E402
+
+WRONG = " (wrong result)"
+# Several configurations of one algorithm (a block-size sweep) share its colour and differ in
+# line style and marker.
+_STYLES = (("-", "o"), ("--", "s"), ("-.", "^"), (":", "D"), ((0, (5, 1)), "v"), ((0, (3, 1, 1, 1)), "P"))
+# Below this ratio between the largest and the smallest value an axis stays linear.
+_DECADE = 10.0
+_DPI = 110
+
+
+@dataclass(frozen=True)
+class Curve:
+    """One series as drawn: the values on the figure, and whether it was marked wrong."""
+    series_id: str
+    label: str        # as in the legend
+    algorithm: str
+    panel: str        # the title of the axes it is on
+    xs: tuple[float, ...]
+    ys: tuple[float, ...]
+    wrong: bool
+
+
+@dataclass
+class Drawing:
+    kind: str
+    path: Path
+    title: str
+    figure: Any                      # the matplotlib Figure, for the tests to look into
+    curves: list[Curve] = field(default_factory=list)
+
+    def curve(self, series_id: str, panel: str | None = None) -> Curve | None:
+        return next((c for c in self.curves if c.series_id == series_id and (panel is None or c.panel == panel)), None)
+
+
+def new_figure(title: str, panels: int = 1, columns: int | None = None) -> tuple[Any, list[Any]]:
+    columns = columns or panels
+    rows = -(-panels // columns)
+    figure = Figure(figsize=(6.4 * columns, 4.6 * rows), layout="constrained")
+    axes = figure.subplots(rows, columns, squeeze=False).flatten().tolist()
+    for unused in axes[panels:]:
+        unused.remove()
+    figure.suptitle(title)
+    return figure, axes[:panels]
+
+
+class Styler:
+    """Gives each series of a figure its look: the colour of its algorithm, and a line style and
+    marker of its own among the series of the same algorithm."""
+
+    def __init__(self):
+        self._seen: dict[str, list[str]] = {}
+
+    def style(self, series: Series) -> dict[str, Any]:
+        ids = self._seen.setdefault(series.algorithm, [])
+        if series.id not in ids:
+            ids.append(series.id)
+        line, marker = _STYLES[ids.index(series.id) % len(_STYLES)]
+        colour = palette.colour(series.algorithm)
+        if series.algorithm in palette.REFERENCE_LINES:
+            line, marker = "--", None
+        look = dict(color=colour, linestyle=line, marker=marker, markersize=4, linewidth=1.6)
+        if series.wrong:
+            # Crossed, hollow and faint: visibly not a valid result.
+            look.update(linestyle=":", marker="X", markersize=7, markerfacecolor="none", markeredgecolor=colour,
+                        alpha=0.7, linewidth=1.0)
+        return look
+
+
+def plot(axes: Any, styler: Styler, series: Series, xs: Sequence[float], ys: Sequence[float]) -> Curve | None:
+    """Draw one series on `axes`; nothing (and None) when it has no value to draw."""
+    if not xs:
+        return None
+    label = series.label + (WRONG if series.wrong else "")
+    axes.plot(xs, ys, label=label, **styler.style(series))
+    return Curve(series_id=series.id, label=label, algorithm=series.algorithm, panel=axes.get_title(),
+                 xs=tuple(xs), ys=tuple(ys), wrong=series.wrong)
+
+
+def n_axis(axes: Any, curves: Sequence[Curve]):
+    """The element count: powers of two on a log2 scale where n spans a decade or more."""
+    axes.set_xlabel("n (elements)")
+    xs = [x for c in curves for x in c.xs]
+    if xs and max(xs) / min(xs) >= _DECADE:
+        axes.set_xscale("log", base=2)
+        axes.xaxis.set_major_locator(LogLocator(base=2, numticks=12))
+        axes.xaxis.set_major_formatter(FuncFormatter(_power_of_two))
+
+
+def value_axis(axes: Any, label: str, curves: Sequence[Curve], log_if_spread: bool = True):
+    """A log scale where the values span a decade or more, and none is zero (a count can be)."""
+    axes.set_ylabel(label)
+    ys = [y for c in curves for y in c.ys]
+    if log_if_spread and ys and min(ys) > 0 and max(ys) / min(ys) >= _DECADE:
+        axes.set_yscale("log")
+
+
+def finish(figure: Any, axes_list: Sequence[Any], path: Path) -> Path:
+    for axes in axes_list:
+        axes.grid(True, which="major", alpha=0.3)
+        if axes.get_legend_handles_labels()[0]:
+            axes.legend(fontsize="small")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(path, dpi=_DPI)
+    return path
+
+
+def _power_of_two(x: float, _position) -> str:
+    if x <= 0:
+        return ""
+    exponent = round(math.log2(x))
+    return f"$2^{{{exponent}}}$" if abs(2.0 ** exponent - x) < 1e-9 * x else ""

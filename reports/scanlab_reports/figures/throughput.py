@@ -1,0 +1,31 @@
+"""Throughput against n: bytes read plus written per second of median time, in GB/s
+(10^9 bytes), beside the device-to-device copy of the same bytes (the most the memory can
+give) and CUB's scan (the state of the art)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Sequence
+
+from ..results import Series
+from . import canvas
+
+KIND = "throughput"
+
+
+def draw(series: Sequence[Series], path: Path, title: str) -> canvas.Drawing | None:
+    """None when no series was timed."""
+    figure, (axes,) = canvas.new_figure(title)
+    drawing = canvas.Drawing(KIND, path, title, figure)
+    styler = canvas.Styler()
+    for s in series:
+        timed = [p for p in s.points if p.gb_per_s is not None]
+        curve = canvas.plot(axes, styler, s, [p.n for p in timed], [p.gb_per_s for p in timed])
+        if curve:
+            drawing.curves.append(curve)
+    if not drawing.curves:
+        return None
+    canvas.n_axis(axes, drawing.curves)
+    canvas.value_axis(axes, "throughput (GB/s, bytes read + written)", drawing.curves)
+    canvas.finish(figure, [axes], path)
+    return drawing

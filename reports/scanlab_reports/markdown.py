@@ -96,7 +96,7 @@ def headline_table(rows: Sequence[tuple[Series, comparisons.Row]]) -> list[str]:
 
 
 def model_section(algorithms: Iterable[str], execution_units: int) -> list[str]:
-    lines = ["## The time-unit model", "", time_units.ASSUMPTIONS,
+    lines = ["## The time-unit model", "", time_units.ASSUMPTIONS, "",
              f"The figures and tables use P = {execution_units} (`reports/plot --execution-units P` "
              f"changes it).", ""]
     for algorithm in sorted(set(algorithms)):
@@ -126,7 +126,8 @@ def _configuration(series: Series) -> str:
 
 
 def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
-    return (["| " + " | ".join(header) + " |", "|" + "|".join(" ---: " for _ in header) + "|"]
+    # Numbers align right; the first column names the row.
+    return (["| " + " | ".join(header) + " |", "| --- |" + "|".join(" ---: " for _ in header[1:]) + "|"]
             + ["| " + " | ".join(row) + " |" for row in rows])
 
 

@@ -26,13 +26,14 @@ def _count(name: str) -> Callable[[dict], float | None]:
     return lambda counters: counters.get(name)
 
 
-# (panel title, y-axis label, the value from a point's counters)
-PANELS: tuple[tuple[str, str, Callable[[dict], float | None]], ...] = (
-    ("shared-memory bank conflicts", "bank conflicts (count)", _count("bank_conflicts")),
-    ("shared-memory wavefronts per ideal", "wavefronts / ideal wavefronts", _ratio("shared_wavefronts",
-                                                                                   "shared_ideal_wavefronts")),
-    ("global-memory coalescing", "sectors / ideal sectors", _ratio("global_sectors", "global_ideal_sectors")),
-    ("divergence", "divergent warp intervals (count)", _count("divergent_warp_intervals")),
+# (panel title, y-axis label, the value from a point's counters, whether it is a ratio to the
+# ideal, which is then drawn as a line at 1)
+PANELS: tuple[tuple[str, str, Callable[[dict], float | None], bool], ...] = (
+    ("shared-memory bank conflicts", "bank conflicts (count)", _count("bank_conflicts"), False),
+    ("shared-memory wavefronts per ideal", "wavefronts / ideal wavefronts",
+     _ratio("shared_wavefronts", "shared_ideal_wavefronts"), True),
+    ("global-memory coalescing", "sectors / ideal sectors", _ratio("global_sectors", "global_ideal_sectors"), True),
+    ("divergence", "divergent warp intervals (count)", _count("divergent_warp_intervals"), False),
 )
 
 
@@ -43,7 +44,7 @@ def draw(series: Sequence[Series], path: Path, title: str) -> canvas.Drawing | N
     figure, panels = canvas.new_figure(title, panels=len(PANELS), columns=2)
     drawing = canvas.Drawing(KIND, path, title, figure)
     styler = canvas.Styler()
-    for axes, (panel, label, value) in zip(panels, PANELS):
+    for axes, (panel, label, value, to_ideal) in zip(panels, PANELS):
         axes.set_title(panel)
         curves = []
         for s in series:
@@ -54,6 +55,11 @@ def draw(series: Sequence[Series], path: Path, title: str) -> canvas.Drawing | N
                 curves.append(curve)
         drawing.curves += curves
         canvas.n_axis(axes, curves)
-        canvas.value_axis(axes, label, curves)
+        if to_ideal:
+            axes.axhline(1.0, color="#7F7F7F", linewidth=1.0, linestyle=":", label="ideal (1)")
+            axes.set_ylim(bottom=0, top=max([y for c in curves for y in c.ys] + [1.0]) * 1.1)
+            axes.set_ylabel(label)
+        else:
+            canvas.value_axis(axes, label, curves)
     canvas.finish(figure, panels, path)
     return drawing

@@ -27,5 +27,7 @@ def draw(series: Sequence[Series], path: Path, title: str) -> canvas.Drawing | N
         return None
     canvas.n_axis(axes, drawing.curves)
     canvas.value_axis(axes, "throughput (GB/s, bytes read + written)", drawing.curves)
+    if axes.get_yscale() == "linear":
+        axes.set_ylim(bottom=0)
     canvas.finish(figure, [axes], path)
     return drawing

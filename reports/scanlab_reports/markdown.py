@@ -35,7 +35,7 @@ def header(title: str, results: Results) -> list[str]:
 
 
 def machine_and_method(results: Results) -> list[str]:
-    lines = ["## Machine and method", "", "| | |", "| --- | --- |"]
+    lines = ["## Machine and method", "", "| what | recorded |", "| --- | --- |"]
     lines += [f"| {key.replace('_', ' ')} | {_cell(value)} |" for key, value in results.machine.items()]
     lines += [f"| {key.replace('_', ' ')} | {_cell(value)} |" for key, value in results.method.items()]
     lines += ["", "How the numbers are taken, and why that way: `reports/METHOD.md` in scanlab.", ""]

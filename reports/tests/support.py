@@ -24,7 +24,7 @@ def markdown_tables(text: str) -> dict[str, list[dict[str, str]]]:
         if line.startswith("#"):
             heading, header = line.lstrip("#").strip(), None
         elif line.startswith("|"):
-            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            cells = [c.strip() for c in line.strip()[1:-1].split("|")]
             if header is None:
                 header = cells
             elif not all(set(c) <= set("-: ") for c in cells):

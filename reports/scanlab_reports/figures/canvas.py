@@ -18,7 +18,7 @@ from ..results import Series
 _matplotlib = import_debian_module("matplotlib", "python3-matplotlib")
 _matplotlib.use("Agg")
 from matplotlib.figure import Figure  # noqa: E402  (after the backend is chosen)
-from matplotlib.ticker import FuncFormatter, LogLocator  # noqa: E402
+from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter, NullLocator  # noqa: E402
 
 WRONG = " (wrong result)"
 # Several configurations of one algorithm (a block-size sweep) share its colour and differ in
@@ -104,7 +104,8 @@ def n_axis(axes: Any, curves: Sequence[Curve]):
     if xs and max(xs) / min(xs) >= _DECADE:
         axes.set_xscale("log", base=2)
         axes.xaxis.set_major_locator(LogLocator(base=2, numticks=12))
-        axes.xaxis.set_major_formatter(FuncFormatter(_power_of_two))
+        axes.xaxis.set_major_formatter(FuncFormatter(_power_label(2)))
+        axes.xaxis.set_minor_locator(NullLocator())
 
 
 def value_axis(axes: Any, label: str, curves: Sequence[Curve], log_if_spread: bool = True):
@@ -113,6 +114,8 @@ def value_axis(axes: Any, label: str, curves: Sequence[Curve], log_if_spread: bo
     ys = [y for c in curves for y in c.ys]
     if log_if_spread and ys and min(ys) > 0 and max(ys) / min(ys) >= _DECADE:
         axes.set_yscale("log")
+        axes.yaxis.set_major_formatter(FuncFormatter(_power_label(10)))
+        axes.yaxis.set_minor_formatter(NullFormatter())
 
 
 def finish(figure: Any, axes_list: Sequence[Any], path: Path) -> Path:
@@ -125,8 +128,17 @@ def finish(figure: Any, axes_list: Sequence[Any], path: Path) -> Path:
     return path
 
 
-def _power_of_two(x: float, _position) -> str:
-    if x <= 0:
-        return ""
-    exponent = round(math.log2(x))
-    return f"$2^{{{exponent}}}$" if abs(2.0 ** exponent - x) < 1e-9 * x else ""
+_SUPERSCRIPT = str.maketrans("-0123456789", "\u207b\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079")
+
+
+def _power_label(base: int):
+    """Tick labels such as 2¹⁰ and 10⁻³, in plain text: matplotlib's math text would give the
+    same look at many times the cost of drawing."""
+    def label(x: float, _position) -> str:
+        if x <= 0:
+            return ""
+        exponent = round(math.log(x, base))
+        if abs(base ** exponent - x) > 1e-9 * x:
+            return ""
+        return f"{base}{str(exponent).translate(_SUPERSCRIPT)}"
+    return label

@@ -1,0 +1,210 @@
+"""The reports of a GPU run and of a simulator run, written as reports/plot writes them: the
+figures exist and hold the expected series with the expected values, a wrong result is marked,
+the tables show the numbers of the results file, a simulator run has no timing figure and says
+why, and the colour of an algorithm is the same in every figure."""
+
+import tempfile
+import unittest
+from pathlib import Path
+
+import documents
+import support
+from scanlab_reports import palette, report
+from scanlab_reports.figures.canvas import WRONG
+from scanlab_reports.markdown import NO_TIMINGS
+from scanlab_reports.results import parse
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def write(document):
+    folder = tempfile.TemporaryDirectory()
+    reports = report.write_all(parse(document, source="results.json"), Path(folder.name))
+    return folder, {r.path.stem: r for r in reports}
+
+
+def drawing(written, page, kind, element_type="int32"):
+    return next((d for d in written.drawings if d.path.name == f"{page}-{kind}-{element_type}.png"), None)
+
+
+def line(figure, label, panel=0):
+    return next(l for l in figure.axes[panel].get_lines() if l.get_label() == label)
+
+
+class GpuRunTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.folder, cls.reports = write(documents.cuda_document())
+        cls.out = Path(cls.folder.name)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.folder.cleanup()
+
+    def test_one_page_per_lab_and_a_summary(self):
+        self.assertEqual(sorted(self.reports), ["02-kogge-stone", "06-hierarchical", "summary"])
+        for written in self.reports.values():
+            self.assertTrue(written.path.is_file())
+            kinds = sorted(d.kind for d in written.drawings)
+            self.assertEqual(kinds, ["model", "speedup", "throughput"], written.path.name)  # no counts, no counters
+            for d in written.drawings:
+                self.assertEqual(d.path.read_bytes()[:8], PNG_SIGNATURE, d.path)
+                self.assertIn(f"]({d.path.name})", written.path.read_text(), d.path.name)
+
+    def test_speedup_over_the_sequential_scan(self):
+        speedup = drawing(self.reports["06-hierarchical"], "06-hierarchical", "speedup")
+        self.assertEqual(sorted(c.series_id for c in speedup.curves),
+                         ["06-hierarchical/hierarchical_scan", "baseline/cpu-parallel", "baseline/cub"])
+        hierarchical = speedup.curve("06-hierarchical/hierarchical_scan")
+        self.assertEqual(hierarchical.xs, documents.SIZES)
+        self.assertAlmostEqual(hierarchical.ys[-1], 100 / 1.34217728)
+        self.assertAlmostEqual(speedup.curve("baseline/cpu-parallel").ys[0], 10.0)
+        axes = speedup.figure.axes[0]
+        self.assertEqual((axes.get_xscale(), axes.get_yscale()), ("log", "log"))
+        self.assertEqual(axes.get_xlabel(), "n (elements)")
+        self.assertEqual(axes.get_ylabel(), "speedup over the sequential CPU scan (x)")
+
+    def test_throughput_beside_the_copy_and_cub(self):
+        throughput = drawing(self.reports["06-hierarchical"], "06-hierarchical", "throughput")
+        self.assertEqual(sorted(c.series_id for c in throughput.curves),
+                         ["06-hierarchical/hierarchical_scan", "baseline/copy", "baseline/cub"])
+        for identifier, expected in (("baseline/copy", 2000.0), ("baseline/cub", 1600.0),
+                                     ("06-hierarchical/hierarchical_scan", 1600.0)):
+            for value in throughput.curve(identifier).ys:
+                self.assertAlmostEqual(value, expected)
+        self.assertEqual(throughput.figure.axes[0].get_ylabel(), "throughput (GB/s, bytes read + written)")
+
+    def test_a_wrong_result_is_drawn_crossed_out(self):
+        for kind in ("speedup", "throughput", "model"):
+            figure = drawing(self.reports["02-kogge-stone"], "02-kogge-stone", kind)
+            wrong = figure.curve("02-kogge-stone/in_place_1024")
+            right = figure.curve("02-kogge-stone/in_place_256")
+            self.assertTrue(wrong.wrong and wrong.label.endswith(WRONG), kind)
+            self.assertFalse(right.wrong or right.label.endswith(WRONG), kind)
+            drawn = line(figure.figure, wrong.label)
+            self.assertEqual((drawn.get_marker(), drawn.get_linestyle(), drawn.get_markerfacecolor()), ("X", ":", "none"))
+            self.assertNotEqual(line(figure.figure, right.label).get_marker(), "X")
+
+    def test_the_summary_leaves_out_a_wrong_configuration_when_a_right_one_exists(self):
+        ids = {c.series_id for d in self.reports["summary"].drawings for c in d.curves}
+        self.assertIn("02-kogge-stone/in_place_256", ids)
+        self.assertNotIn("02-kogge-stone/in_place_1024", ids)
+
+    def test_one_colour_per_algorithm_in_every_figure(self):
+        for written in self.reports.values():
+            for d in written.drawings:
+                for panel, axes in enumerate(d.figure.axes):
+                    for c in d.curves:
+                        if c.panel == axes.get_title():
+                            self.assertEqual(line(d.figure, c.label, panel).get_color(),
+                                             palette.colour(c.algorithm), (d.path.name, c.label))
+
+    def test_the_model_beside_the_measured_time(self):
+        model = drawing(self.reports["06-hierarchical"], "06-hierarchical", "model")
+        titles = [a.get_title() for a in model.figure.axes]
+        self.assertEqual(titles, ["model: max(W/P, D), P = 32", "measured: median time"])
+        modelled = model.curve("06-hierarchical/hierarchical_scan", titles[0])
+        measured = model.curve("06-hierarchical/hierarchical_scan", titles[1])
+        # 1024 elements: one Brent-Kung section of 1024 (the section is 2048): 512 x 19 / 32.
+        self.assertAlmostEqual(modelled.ys[0], 512 * 19 / 32)
+        self.assertAlmostEqual(measured.ys[-1], 1.34217728)
+        self.assertEqual(model.figure.axes[1].get_ylabel(), "median time (ms)")
+        self.assertIsNone(model.curve("baseline/cub"))  # the chapter has no model of CUB
+
+    def test_the_tables_show_the_numbers_of_the_file(self):
+        tables = support.markdown_tables(self.reports["06-hierarchical"].path.read_text())
+        table = tables["06 hierarchical (three kernels)"] if "06 hierarchical (three kernels)" in tables else \
+            tables["06-hierarchical hierarchical_scan"]
+        self.assertEqual([row["n"] for row in table], [str(n) for n in documents.SIZES])
+        last = table[-1]
+        self.assertEqual({k: last[k] for k in ("median time (ms)", "noise", "GB/s", "of copy", "of CUB",
+                                               "speedup over sequential", "over multithreaded CPU")},
+                         {"median time (ms)": "1.342", "noise": "1.0%", "GB/s": "1600.0", "of copy": "80.0%",
+                          "of CUB": "100.0%", "speedup over sequential": "74.5×", "over multithreaded CPU": "7.45×"})
+
+    def test_the_headline_of_the_summary(self):
+        headline = support.markdown_tables(self.reports["summary"].path.read_text())["Headline"]
+        by_series = {row["series"]: row for row in headline}
+        kogge_stone = by_series["02-kogge-stone in_place_256"]
+        # 500 GB/s: a quarter of the copy, 5/16 of CUB; 2^31 bytes in 4.294967296 ms.
+        self.assertEqual((kogge_stone["n"], kogge_stone["median time (ms)"], kogge_stone["of copy"],
+                          kogge_stone["of CUB"], kogge_stone["speedup over sequential"]),
+                         ("268435456", "4.295", "25.0%", "31.2%", "23.3×"))
+        self.assertEqual(by_series["baseline copy"]["of copy"], "100.0%")
+
+    def test_a_wrong_series_is_said_to_be_wrong_in_the_text(self):
+        text = self.reports["02-kogge-stone"].path.read_text()
+        self.assertIn("### 02-kogge-stone in_place_1024 — wrong result", text)
+        self.assertIn("**Wrong result.**", text)
+        self.assertNotIn("### 02-kogge-stone in_place_256 — wrong result", text)
+
+    def test_the_machine_and_method_are_recorded(self):
+        rows = support.markdown_tables(self.reports["summary"].path.read_text())["Machine and method"]
+        cells = {row["what"]: row["recorded"] for row in rows}
+        self.assertEqual((cells["gpu"], cells["cpu threads"], cells["l2 flush"], cells["samples"]),
+                         ("Test GPU", "16", "yes", "50"))
+
+
+class SimulatorRunTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.folder, cls.reports = write(documents.sim_document())
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.folder.cleanup()
+
+    def test_no_timing_figure_and_the_reason_said(self):
+        for name, written in self.reports.items():
+            self.assertFalse({d.kind for d in written.drawings} & {"speedup", "throughput"}, name)
+            text = written.path.read_text()
+            self.assertIn(NO_TIMINGS, text)
+            self.assertNotIn("median time", text)
+        self.assertFalse(list(Path(self.folder.name).glob("*speedup*")) + list(Path(self.folder.name).glob("*throughput*")))
+
+    def test_work_efficiency_from_the_counts(self):
+        work = drawing(self.reports["02-kogge-stone"], "02-kogge-stone", "work")
+        kogge_stone = work.curve("02-kogge-stone/in_place")
+        # Two sections of 1024 at n = 2048, each 1024 x 10 - 1023 applications.
+        self.assertAlmostEqual(kogge_stone.ys[0], 2 * (1024 * 10 - 1023) / 2047)
+        self.assertEqual(work.figure.axes[0].get_ylabel(), "operator applications / (n - 1)")
+        summary = drawing(self.reports["summary"], "summary", "work")
+        self.assertAlmostEqual(summary.curve("baseline/sequential").ys[0], 1.0)
+        self.assertAlmostEqual(summary.curve("04-brent-kung/inclusive").ys[0], (2 * 2048 - 2 - 11) / 2047)
+
+    def test_the_counters_of_brent_kung(self):
+        self.assertIsNone(drawing(self.reports["02-kogge-stone"], "02-kogge-stone", "counters"))
+        counters = drawing(self.reports["04-brent-kung"], "04-brent-kung", "counters")
+        panels = {c.panel: c for c in counters.curves}
+        self.assertEqual(panels["shared-memory bank conflicts"].ys, (3 * 2048, 3 * 8192, 3 * 65536))
+        self.assertEqual(panels["shared-memory wavefronts per ideal"].ys, (5.0, 5.0, 5.0))
+        self.assertEqual(panels["global-memory coalescing"].ys, (2.0, 2.0, 2.0))
+        self.assertEqual(panels["divergence"].ys, (64, 256, 2048))
+
+    def test_the_model_alone(self):
+        model = drawing(self.reports["04-brent-kung"], "04-brent-kung", "model")
+        self.assertEqual(len(model.figure.axes), 1)
+        self.assertAlmostEqual(model.curve("04-brent-kung/inclusive").ys[0], 1024 * 21 / 32)
+
+    def test_the_tables_show_counts_and_counters(self):
+        table = support.markdown_tables(self.reports["04-brent-kung"].path.read_text())["04-brent-kung inclusive"]
+        self.assertEqual([(r["n"], r["operator applications"], r["per (n - 1)"], r["bank conflicts"]) for r in table],
+                         [("2048", "4083", "1.995", "6144"), ("8192", "16332", "1.994", "24576"),
+                          ("65536", "130656", "1.994", "196608")])
+
+
+class CommandTest(unittest.TestCase):
+    def test_plot_writes_the_reports_it_names(self):
+        with tempfile.TemporaryDirectory() as folder:
+            path = documents.write(documents.sim_document(), Path(folder))
+            out = Path(folder) / "report"
+            proc = support.run_plot(str(path), "-o", str(out))
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            self.assertEqual(proc.stdout.splitlines(), [f"{out}/02-kogge-stone.md  (2 figures)",
+                                                        f"{out}/04-brent-kung.md  (3 figures)",
+                                                        f"{out}/summary.md  (3 figures)"])
+            self.assertEqual(len(list(out.glob("*.png"))), 8)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -2,7 +2,10 @@
 device-to-device copy (the physical ceiling) and of CUB, speedup over the sequential and the
 multithreaded CPU scans. Ratios are only ever taken between points of one results file, so
 they come from one machine in one run; a baseline is matched on algorithm, element type and
-n, and only where its own result was correct."""
+n, and only where its own result was correct.
+
+The sequential scan is lab 01's; where that one is missing or wrong (a student's unfinished lab
+01), std::inclusive_scan on one CPU thread stands in for it: the same loop, from the library."""
 
 from __future__ import annotations
 
@@ -11,6 +14,7 @@ from dataclasses import dataclass
 from .results import Point, Results, Series
 
 SEQUENTIAL = "sequential"
+STD_SEQUENTIAL = "std-inclusive-scan"
 CPU_PARALLEL = "cpu-parallel"
 CUB = "cub"
 COPY = "copy"
@@ -20,7 +24,7 @@ COPY = "copy"
 class Row:
     """One point of a series with its comparisons; None where the run has nothing to compare."""
     n: int
-    correct: bool
+    correct: bool     # this point matched the CPU reference (the series may still be wrong elsewhere)
     time_ms: float | None
     noise: float | None
     gb_per_s: float | None
@@ -31,18 +35,22 @@ class Row:
 
 
 class Baselines:
-    """The baseline points of a run, found by algorithm, element type and n."""
+    """The baseline points of a run (series whose role is not `lab`), found by algorithm,
+    element type and n."""
 
     def __init__(self, results: Results):
         self._points: dict[tuple[str, str, int], Point] = {}
         for s in results.series:
-            if s.lab is None and s.correct:
+            if s.role != "lab" and s.correct and s.sweep is None:
                 for p in s.points:
                     if p.correct:
                         self._points.setdefault((s.algorithm, s.element_type, p.n), p)
 
     def point(self, algorithm: str, element_type: str, n: int) -> Point | None:
-        return self._points.get((algorithm, element_type, n))
+        found = self._points.get((algorithm, element_type, n))
+        if found is None and algorithm == SEQUENTIAL:
+            found = self._points.get((STD_SEQUENTIAL, element_type, n))
+        return found
 
     def speedup(self, over: str, series: Series, point: Point) -> float | None:
         """How many times faster `point` ran than the baseline `over` at the same n."""
@@ -60,7 +68,7 @@ class Baselines:
 
 
 def rows(series: Series, baselines: Baselines) -> list[Row]:
-    return [Row(n=p.n, correct=series.correct and p.correct,
+    return [Row(n=p.n, correct=p.correct,
                 time_ms=p.timing.median_ms if p.timing else None,
                 noise=p.timing.noise if p.timing else None,
                 gb_per_s=p.gb_per_s,

@@ -12,7 +12,7 @@ from typing import Iterable, Sequence
 from . import comparisons, time_units
 from .comparisons import Baselines
 from .figures.canvas import Drawing
-from .results import Results, Series
+from .results import Failure, Results, Series
 
 MISSING = "—"
 
@@ -93,6 +93,19 @@ def headline_table(rows: Sequence[tuple[Series, comparisons.Row]]) -> list[str]:
                   [(s.label + (" (*wrong result*)" if s.wrong or not r.correct else ""), s.element_type, f"{r.n}",
                     _significant(r.time_ms), _fixed(r.gb_per_s, 1), _percent(r.of_copy), _percent(r.of_cub),
                     _times(r.over_sequential), _times(r.over_cpu_parallel)) for s, r in rows]) + [""]
+
+
+def failures(errors: Sequence[Failure]) -> list[str]:
+    """What the run could not measure, as reports/bench recorded it."""
+    if not errors:
+        return []
+    lines = ["## Not measured", "", "The run recorded these failures; what they concern is missing above, "
+             "or marked wrong.", ""]
+    for e in errors:
+        where = ", ".join(part for part in (f"series `{e.series}`" if e.series else "",
+                                            f"n = {e.n}" if e.n else "") if part)
+        lines.append(f"- `{e.program}`" + (f" ({where})" if where else "") + ": " + " ".join(e.message.split()))
+    return lines + [""]
 
 
 def model_section(algorithms: Iterable[str], execution_units: int) -> list[str]:

@@ -21,6 +21,7 @@ COLOURS: dict[str, str] = {
     "kogge-stone-double-buffer": "#F0E442",  # yellow
     "kogge-stone-exclusive": "#BCBD22",      # olive
     "brent-kung": "#0072B2",                 # blue
+    "brent-kung-exclusive": "#1F3A93",       # dark blue
     "three-phase": "#56B4E9",                # sky blue
     "hierarchical": "#009E73",               # bluish green
     "single-pass": "#9467BD",                # purple

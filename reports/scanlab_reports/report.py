@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Sequence
 
 from . import markdown, selection, time_units
-from .comparisons import COPY, CUB, SEQUENTIAL, Baselines, rows
-from .figures import counters, model, speedup, throughput, work
+from .comparisons import COPY, CUB, Baselines, rows
+from .figures import blocksize, counters, model, speedup, throughput, work
 from .figures.canvas import Drawing
 from .results import Results, Series
 
@@ -44,24 +44,37 @@ class _Context:
 
     def __post_init__(self):
         self.baselines = Baselines(self.results)
+        self.references = selection.references(self.results)
         threads = self.results.machine.get("cpu_threads")
         self.cpu_threads = threads if isinstance(threads, int) and threads > 0 else None
+
+    def tables(self, series: Sequence[Series]) -> list[str]:
+        return [line for s in series
+                for line in markdown.series_table(s, self.baselines, self.execution_units, self.cpu_threads)]
 
 
 def _lab_report(context: _Context, lab: str) -> Report:
     results = context.results
-    own = selection.of_lab(results, lab)
+    main, sweep = selection.main_of_lab(results, lab), selection.sweep_of_lab(results, lab)
     report = Report(context.out_dir / f"{lab}.md")
-    report.drawings = _figures(context, lab, lab, own)
+    report.drawings = _figures(context, lab, lab, main)
+    for element_type in selection.element_types(sweep):
+        report.drawings += [d for d in [blocksize.draw(
+            selection.of_type(main, element_type), selection.of_type(sweep, element_type),
+            context.out_dir / f"{lab}-{blocksize.KIND}-{element_type}.png",
+            f"{lab}: throughput against the block size, {element_type}")] if d]
     lines = markdown.header(f"Lab {lab}: performance report", results)
     lines += _timing_note(results)
     lines += markdown.machine_and_method(results)
-    lines += _figure_section(context, report.drawings)
-    lines += ["## Measured numbers", "",
-              f"The baselines' own numbers are in [the summary]({SUMMARY}.md).", ""]
-    for s in own:
-        lines += markdown.series_table(s, context.baselines, context.execution_units, context.cpu_threads)
-    lines += markdown.model_section(_algorithms(own, selection.baselines(results)), context.execution_units)
+    lines += ["## Figures", ""] + _figure_lines(context, report.drawings)
+    lines += ["## Measured numbers", "", f"The baselines' own numbers are in [the summary]({SUMMARY}.md).", ""]
+    lines += context.tables(main)
+    if sweep:
+        lines += ["## Block-size sweep", "", "The same kernels at other block sizes, measured at a few n.", ""]
+        lines += context.tables(sweep)
+    ids = {s.id for s in main + sweep}
+    lines += markdown.failures([e for e in results.errors if e.series in ids])
+    lines += markdown.model_section(_algorithms(main, context.references), context.execution_units)
     report.path.write_text("\n".join(lines), encoding="utf-8")
     return report
 
@@ -69,7 +82,6 @@ def _lab_report(context: _Context, lab: str) -> Report:
 def _summary(context: _Context, lab_reports: Sequence[Report]) -> Report:
     results = context.results
     chosen = selection.representatives(results)
-    base = selection.baselines(results)
     report = Report(context.out_dir / f"{SUMMARY}.md")
     report.drawings = _figures(context, SUMMARY, "all labs", chosen)
     lines = markdown.header("scanlab performance summary", results)
@@ -78,41 +90,41 @@ def _summary(context: _Context, lab_reports: Sequence[Report]) -> Report:
     lines += ["## Labs", ""] + [f"- [{r.path.stem}]({r.path.name})" for r in lab_reports] + [""]
     if results.timed:
         lines += ["## Headline", "",
-                  f"Each lab's best configuration and the baselines at n = {HEADLINE_N} (or the largest n a "
-                  f"series measured, if smaller), as fractions of the copy's and CUB's throughput and as "
-                  f"speedups over the CPU scans of the same run.", ""]
-        lines += markdown.headline_table([(s, _headline_row(context, s)) for s in chosen + base])
+                  f"Each lab's kernels and the baselines at n = {HEADLINE_N} (or the largest n a series "
+                  f"measured, if smaller), as fractions of the copy's and CUB's throughput and as speedups "
+                  f"over the CPU scans of the same run.", ""]
+        headline = chosen + tuple(s for s in context.references if s not in chosen)
+        lines += markdown.headline_table([(s, _headline_row(context, s)) for s in headline])
     lines += ["## Figures", "",
-              "One configuration per lab and algorithm: on a timed run the one with the highest throughput "
-              "at its largest n (the best block size of a sweep), on a simulator run the one with the "
-              "largest section; each lab's report shows all of them.", ""]
-    lines += _figure_section(context, report.drawings)[2:]
-    lines += ["## Baselines", ""]
-    for s in base:
-        lines += markdown.series_table(s, context.baselines, context.execution_units, context.cpu_threads)
-    lines += markdown.model_section(_algorithms(chosen, base), context.execution_units)
+              "One series per lab and algorithm: a lab's main series (its largest block), or the configuration "
+              "of its sweep that is right where the main one is wrong; each lab's report shows all of them.", ""]
+    lines += _figure_lines(context, report.drawings)
+    lines += ["## Baselines", ""] + context.tables(context.references)
+    lines += markdown.failures(results.errors)
+    lines += markdown.model_section(_algorithms(chosen, context.references), context.execution_units)
     report.path.write_text("\n".join(lines), encoding="utf-8")
     return report
 
 
 def _figures(context: _Context, prefix: str, what: str, group: Sequence[Series]) -> list[Drawing]:
-    """The figures of `group` beside the baselines, one set per element type."""
+    """The figures of `group` against n beside the references, one set per element type."""
     drawings: list[Drawing | None] = []
-    base = selection.baselines(context.results)
-    for element_type in selection.element_types(tuple(group) + base):
-        mine, theirs = selection.of_type(tuple(group), element_type), selection.of_type(base, element_type)
+    group = tuple(group)
+    others = tuple(s for s in context.references if s not in group)
+    for element_type in selection.element_types(group + others):
+        mine, theirs = selection.of_type(group, element_type), selection.of_type(others, element_type)
+        both = mine + theirs
 
         def path(kind: str) -> Path:
             return context.out_dir / f"{prefix}-{kind}-{element_type}.png"
 
         drawings += [
-            speedup.draw(mine + tuple(s for s in theirs if s.algorithm not in (SEQUENTIAL, COPY)),
-                         context.baselines, path(speedup.KIND),
+            speedup.draw(tuple(s for s in both if s.algorithm != COPY), context.baselines, path(speedup.KIND),
                          f"{what}: speedup over the sequential CPU scan, {element_type}"),
-            throughput.draw(mine + tuple(s for s in theirs if s.algorithm in (COPY, CUB)), path(throughput.KIND),
-                            f"{what}: throughput, {element_type}"),
-            work.draw(mine + theirs, path(work.KIND), f"{what}: work efficiency, {element_type}"),
-            model.draw(mine + tuple(s for s in theirs if s.algorithm in time_units.MODELS), context.execution_units,
+            throughput.draw(tuple(s for s in both if s.role == "lab" or s.algorithm in (COPY, CUB)),
+                            path(throughput.KIND), f"{what}: throughput, {element_type}"),
+            work.draw(both, path(work.KIND), f"{what}: work efficiency, {element_type}"),
+            model.draw(tuple(s for s in both if s.algorithm in time_units.MODELS), context.execution_units,
                        context.cpu_threads, path(model.KIND),
                        f"{what}: the time-unit model and the measured time, {element_type}"
                        if context.results.timed else f"{what}: the time-unit model, {element_type}"),
@@ -121,12 +133,10 @@ def _figures(context: _Context, prefix: str, what: str, group: Sequence[Series])
     return [d for d in drawings if d is not None]
 
 
-def _figure_section(context: _Context, drawings: Sequence[Drawing]) -> list[str]:
-    lines = ["## Figures", ""]
+def _figure_lines(context: _Context, drawings: Sequence[Drawing]) -> list[str]:
     if not drawings:
-        lines += ["Nothing in the results file can be drawn for these series.", ""]
-    lines += markdown.figures(drawings, context.out_dir)
-    return lines
+        return ["Nothing in the results file can be drawn for these series.", ""]
+    return markdown.figures(drawings, context.out_dir)
 
 
 def _timing_note(results: Results) -> list[str]:

@@ -22,8 +22,9 @@ ROLES = ("lab", "baseline", "ceiling")
 WHERE = ("gpu", "cpu")
 ELEMENT_TYPES = ("int32", "float32")
 SCOPES = ("whole-array", "sections")
-COUNTERS = ("bank_conflicts", "shared_wavefronts", "shared_ideal_wavefronts", "global_sectors",
-            "global_ideal_sectors", "divergent_warp_intervals")
+SWEEPS = ("block_size",)
+COUNTERS = ("bank_conflicts", "shared_requests", "shared_wavefronts", "shared_ideal_wavefronts", "global_requests",
+            "global_sectors", "global_ideal_sectors", "warp_intervals", "divergent_warp_intervals")
 # A lab names its report file, so it must be a plain folder name such as 06-hierarchical.
 LAB_NAME = re.compile(r"\d\d-[a-z0-9][a-z0-9-]*")
 
@@ -65,6 +66,7 @@ class Series:
     scope: str
     block_size: int | None
     section_size: int | None
+    sweep: str | None                # "block_size": one configuration of a block-size sweep
     correct: bool
     points: tuple[Point, ...]        # in increasing n
 
@@ -72,6 +74,15 @@ class Series:
     def wrong(self) -> bool:
         """True when the series or any of its points did not match the CPU reference."""
         return not self.correct or any(not p.correct for p in self.points)
+
+
+@dataclass(frozen=True)
+class Failure:
+    """What the run could not measure: a program that did not build or run, or one point."""
+    program: str
+    message: str
+    series: str | None
+    n: int | None
 
 
 @dataclass(frozen=True)
@@ -83,6 +94,7 @@ class Results:
     machine: dict[str, Any]
     method: dict[str, Any]
     series: tuple[Series, ...]
+    errors: tuple[Failure, ...] = ()
 
     @property
     def timed(self) -> bool:
@@ -120,9 +132,17 @@ def parse(document: Any, source: str = "results") -> Results:
         if s.id in seen:
             top.fail(f"series[{i}] repeats the id '{s.id}' of series[{seen[s.id]}]")
         seen[s.id] = i
+    errors = top.get("errors", list, optional=True) if "errors" in top.value else None
     return Results(source=source, backend=backend, submission=top.get("submission", str),
                    created=top.get("created", str), machine=top.get("machine", dict),
-                   method=top.get("method", dict), series=series)
+                   method=top.get("method", dict), series=series,
+                   errors=tuple(_failure(_Object(e, f"{source}: errors[{i}]")) for i, e in enumerate(errors or ())))
+
+
+def _failure(obj: _Object) -> Failure:
+    return Failure(program=obj.get("program", str), message=obj.get("message", str),
+                   series=obj.get("series", str, optional=True) if "series" in obj.value else None,
+                   n=obj.count("n", optional=True) if "n" in obj.value else None)
 
 
 def _series(obj: _Object, backend: str) -> Series:
@@ -132,9 +152,12 @@ def _series(obj: _Object, backend: str) -> Series:
     if lab is not None and not LAB_NAME.fullmatch(lab):
         obj.fail(f"'lab' is '{lab}', not a lab folder name such as 06-hierarchical")
     role = obj.choice("role", ROLES)
-    if (role == "lab") != (lab is not None):
-        obj.fail(f"'role' is '{role}' but 'lab' is {json.dumps(lab)}: a lab's series names its lab, "
-                 f"a baseline's or the ceiling's is null")
+    # A lab's own series names its lab; a baseline may come from a lab (lab 01's CPU scans).
+    if role == "lab" and lab is None:
+        obj.fail("'role' is 'lab' but 'lab' is null: a lab's series names its lab")
+    sweep = obj.get("sweep", str, optional=True) if "sweep" in obj.value else None
+    if sweep is not None and sweep not in SWEEPS:
+        obj.fail(f"'sweep' is '{sweep}', not one of {', '.join(SWEEPS)} or null")
     points_list = obj.get("points", list)
     if not points_list:
         obj.fail("'points' is empty")
@@ -147,7 +170,7 @@ def _series(obj: _Object, backend: str) -> Series:
                   role=role, where=obj.choice("where", WHERE), element_type=obj.choice("element_type", ELEMENT_TYPES),
                   operator=obj.get("operator", str), scope=obj.choice("scope", SCOPES),
                   block_size=obj.count("block_size", optional=True),
-                  section_size=obj.count("section_size", optional=True),
+                  section_size=obj.count("section_size", optional=True), sweep=sweep,
                   correct=obj.get("correct", bool), points=tuple(points))
 
 

@@ -1,7 +1,10 @@
 """Which series each report shows. Labs are found in the results file itself (the `lab` of its
-series): there is no list of labs here. A lab's report shows all of its series (every block
-size of a sweep) beside the baselines; the summary shows one configuration per lab and
-algorithm, so that the labs can be compared on one figure."""
+series): there is no list of labs here.
+
+A lab's main series (one per kernel, at every n) are drawn against n beside the references:
+the baselines and the ceiling, wherever they come from (lab 01's CPU scans are baselines too).
+The configurations of a block-size sweep, measured at a few n only, have a figure of their own.
+The summary shows one series per lab and algorithm, so that the labs fit on one figure."""
 
 from __future__ import annotations
 
@@ -13,13 +16,17 @@ def labs(results: Results) -> list[str]:
     return sorted({s.lab for s in results.series if s.lab is not None})
 
 
-def of_lab(results: Results, lab: str) -> tuple[Series, ...]:
-    return tuple(s for s in results.series if s.lab == lab)
+def main_of_lab(results: Results, lab: str) -> tuple[Series, ...]:
+    return tuple(s for s in results.series if s.lab == lab and s.sweep is None)
 
 
-def baselines(results: Results) -> tuple[Series, ...]:
+def sweep_of_lab(results: Results, lab: str) -> tuple[Series, ...]:
+    return tuple(s for s in results.series if s.lab == lab and s.sweep is not None)
+
+
+def references(results: Results) -> tuple[Series, ...]:
     """The CPU scans, the library scans and the copy: what every lab is compared with."""
-    return tuple(s for s in results.series if s.lab is None)
+    return tuple(s for s in results.series if s.role != "lab" and s.sweep is None)
 
 
 def element_types(series: tuple[Series, ...]) -> list[str]:
@@ -32,18 +39,18 @@ def of_type(series: tuple[Series, ...], element_type: str) -> tuple[Series, ...]
 
 
 def representatives(results: Results) -> tuple[Series, ...]:
-    """One series per lab, algorithm, element type and operator for the summary: a correct one
-    before a wrong one; then, on a timed run, the highest throughput at the largest size it
-    measured (the best block size of a sweep); on a simulator run, the largest section (the
-    configuration closest to the chapter's analysis)."""
+    """One of each lab's own series per algorithm, element type and operator, for the summary:
+    a correct one before a wrong one; then the main series before a configuration of a sweep;
+    then, on a timed run, the highest throughput at the largest n it measured, on a simulator
+    run the largest section (the configuration closest to the chapter's analysis)."""
     groups: dict[tuple, list[Series]] = {}
     for s in results.series:
-        if s.lab is not None:
+        if s.role == "lab":
             groups.setdefault((s.lab, s.algorithm, s.element_type, s.operator), []).append(s)
 
     def preference(s: Series):
         largest = s.points[-1]
         size = (largest.n, largest.gb_per_s or 0.0) if results.timed else (s.section_size or 0, s.block_size or 0)
-        return (not s.wrong, *size)
+        return (not s.wrong, s.sweep is None, *size)
 
     return tuple(max(group, key=preference) for _, group in sorted(groups.items()))

@@ -172,6 +172,7 @@ MODELS: dict[str, Callable[[int, Shape], Cost | None]] = {
     "kogge-stone-double-buffer": kogge_stone,
     "kogge-stone-exclusive": kogge_stone,
     "brent-kung": brent_kung,
+    "brent-kung-exclusive": brent_kung,
     "three-phase": three_phase,
     "hierarchical": hierarchical,
     "single-pass": single_pass,

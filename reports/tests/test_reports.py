@@ -9,12 +9,14 @@ from pathlib import Path
 
 import documents
 import support
+from documents import DOUBLE_BUFFER, HIERARCHICAL, IN_PLACE, IN_PLACE_256
 from scanlab_reports import palette, report
 from scanlab_reports.figures.canvas import WRONG
 from scanlab_reports.markdown import NO_TIMINGS
 from scanlab_reports.results import parse
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+BRENT_KUNG = "04-brent-kung/brent_kung_scan/int32"
 
 
 def write(document):
@@ -35,18 +37,20 @@ class GpuRunTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.folder, cls.reports = write(documents.cuda_document())
-        cls.out = Path(cls.folder.name)
 
     @classmethod
     def tearDownClass(cls):
         cls.folder.cleanup()
 
     def test_one_page_per_lab_and_a_summary(self):
-        self.assertEqual(sorted(self.reports), ["02-kogge-stone", "06-hierarchical", "summary"])
-        for written in self.reports.values():
+        self.assertEqual(sorted(self.reports), ["01-sequential", "02-kogge-stone", "06-hierarchical", "summary"])
+        expected = {"01-sequential": ["model", "speedup", "throughput"],
+                    "02-kogge-stone": ["blocksize", "model", "speedup", "throughput"],
+                    "06-hierarchical": ["model", "speedup", "throughput"],
+                    "summary": ["model", "speedup", "throughput"]}  # no counts, no counters on this run
+        for name, written in self.reports.items():
             self.assertTrue(written.path.is_file())
-            kinds = sorted(d.kind for d in written.drawings)
-            self.assertEqual(kinds, ["model", "speedup", "throughput"], written.path.name)  # no counts, no counters
+            self.assertEqual(sorted(d.kind for d in written.drawings), expected[name], name)
             for d in written.drawings:
                 self.assertEqual(d.path.read_bytes()[:8], PNG_SIGNATURE, d.path)
                 self.assertIn(f"]({d.path.name})", written.path.read_text(), d.path.name)
@@ -54,11 +58,11 @@ class GpuRunTest(unittest.TestCase):
     def test_speedup_over_the_sequential_scan(self):
         speedup = drawing(self.reports["06-hierarchical"], "06-hierarchical", "speedup")
         self.assertEqual(sorted(c.series_id for c in speedup.curves),
-                         ["06-hierarchical/hierarchical_scan", "baseline/cpu-parallel", "baseline/cub"])
-        hierarchical = speedup.curve("06-hierarchical/hierarchical_scan")
+                         sorted([HIERARCHICAL, documents.CPU_PARALLEL, documents.STD, documents.CUB]))
+        hierarchical = speedup.curve(HIERARCHICAL)
         self.assertEqual(hierarchical.xs, documents.SIZES)
         self.assertAlmostEqual(hierarchical.ys[-1], 100 / 1.34217728)
-        self.assertAlmostEqual(speedup.curve("baseline/cpu-parallel").ys[0], 10.0)
+        self.assertAlmostEqual(speedup.curve(documents.CPU_PARALLEL).ys[0], 10.0)
         axes = speedup.figure.axes[0]
         self.assertEqual((axes.get_xscale(), axes.get_yscale()), ("log", "log"))
         self.assertEqual(axes.get_xlabel(), "n (elements)")
@@ -66,29 +70,38 @@ class GpuRunTest(unittest.TestCase):
 
     def test_throughput_beside_the_copy_and_cub(self):
         throughput = drawing(self.reports["06-hierarchical"], "06-hierarchical", "throughput")
-        self.assertEqual(sorted(c.series_id for c in throughput.curves),
-                         ["06-hierarchical/hierarchical_scan", "baseline/copy", "baseline/cub"])
-        for identifier, expected in (("baseline/copy", 2000.0), ("baseline/cub", 1600.0),
-                                     ("06-hierarchical/hierarchical_scan", 1600.0)):
+        self.assertEqual(sorted(c.series_id for c in throughput.curves), sorted([HIERARCHICAL, documents.COPY,
+                                                                                documents.CUB]))
+        for identifier, expected in ((documents.COPY, 2000.0), (documents.CUB, 1600.0), (HIERARCHICAL, 1600.0)):
             for value in throughput.curve(identifier).ys:
                 self.assertAlmostEqual(value, expected)
         self.assertEqual(throughput.figure.axes[0].get_ylabel(), "throughput (GB/s, bytes read + written)")
+        self.assertEqual(line(throughput.figure, "device-to-device copy").get_linestyle(), "--")
 
     def test_a_wrong_result_is_drawn_crossed_out(self):
         for kind in ("speedup", "throughput", "model"):
             figure = drawing(self.reports["02-kogge-stone"], "02-kogge-stone", kind)
-            wrong = figure.curve("02-kogge-stone/in_place_1024")
-            right = figure.curve("02-kogge-stone/in_place_256")
+            wrong, right = figure.curve(DOUBLE_BUFFER), figure.curve(IN_PLACE)
             self.assertTrue(wrong.wrong and wrong.label.endswith(WRONG), kind)
             self.assertFalse(right.wrong or right.label.endswith(WRONG), kind)
             drawn = line(figure.figure, wrong.label)
             self.assertEqual((drawn.get_marker(), drawn.get_linestyle(), drawn.get_markerfacecolor()), ("X", ":", "none"))
             self.assertNotEqual(line(figure.figure, right.label).get_marker(), "X")
+        summary = drawing(self.reports["summary"], "summary", "speedup")
+        self.assertTrue(summary.curve(DOUBLE_BUFFER).wrong)
 
-    def test_the_summary_leaves_out_a_wrong_configuration_when_a_right_one_exists(self):
-        ids = {c.series_id for d in self.reports["summary"].drawings for c in d.curves}
-        self.assertIn("02-kogge-stone/in_place_256", ids)
-        self.assertNotIn("02-kogge-stone/in_place_1024", ids)
+    def test_the_block_size_sweep(self):
+        sweep = drawing(self.reports["02-kogge-stone"], "02-kogge-stone", "blocksize")
+        self.assertEqual(sorted(c.label for c in sweep.curves), ["kogge-stone, n = 2^16", "kogge-stone, n = 2^28"])
+        for c in sweep.curves:
+            self.assertEqual(c.xs, (32, 256, 1024))  # the sweep's two block sizes and the main series'
+            for value, expected in zip(c.ys, (100.0, 450.0, 500.0)):
+                self.assertAlmostEqual(value, expected)
+        self.assertEqual(sweep.figure.axes[0].get_xlabel(), "threads per block")
+        # The sweep's configurations are in the lab's figures against n only through their table.
+        self.assertIsNone(drawing(self.reports["02-kogge-stone"], "02-kogge-stone", "speedup").curve(IN_PLACE_256))
+        tables = support.markdown_tables(self.reports["02-kogge-stone"].path.read_text())
+        self.assertEqual([r["GB/s"] for r in tables["02 Kogge-Stone in place, 256 threads"]], ["450.0", "450.0"])
 
     def test_one_colour_per_algorithm_in_every_figure(self):
         for written in self.reports.values():
@@ -103,18 +116,17 @@ class GpuRunTest(unittest.TestCase):
         model = drawing(self.reports["06-hierarchical"], "06-hierarchical", "model")
         titles = [a.get_title() for a in model.figure.axes]
         self.assertEqual(titles, ["model: max(W/P, D), P = 32", "measured: median time"])
-        modelled = model.curve("06-hierarchical/hierarchical_scan", titles[0])
-        measured = model.curve("06-hierarchical/hierarchical_scan", titles[1])
+        modelled = model.curve(HIERARCHICAL, titles[0])
+        measured = model.curve(HIERARCHICAL, titles[1])
         # 1024 elements: one Brent-Kung section of 1024 (the section is 2048): 512 x 19 / 32.
         self.assertAlmostEqual(modelled.ys[0], 512 * 19 / 32)
         self.assertAlmostEqual(measured.ys[-1], 1.34217728)
         self.assertEqual(model.figure.axes[1].get_ylabel(), "median time (ms)")
-        self.assertIsNone(model.curve("baseline/cub"))  # the chapter has no model of CUB
+        self.assertIsNone(model.curve(documents.CUB))  # the chapter has no model of CUB
 
     def test_the_tables_show_the_numbers_of_the_file(self):
-        tables = support.markdown_tables(self.reports["06-hierarchical"].path.read_text())
-        table = tables["06 hierarchical (three kernels)"] if "06 hierarchical (three kernels)" in tables else \
-            tables["06-hierarchical hierarchical_scan"]
+        table = support.markdown_tables(self.reports["06-hierarchical"].path.read_text())[
+            "06 hierarchical (three kernels)"]
         self.assertEqual([row["n"] for row in table], [str(n) for n in documents.SIZES])
         last = table[-1]
         self.assertEqual({k: last[k] for k in ("median time (ms)", "noise", "GB/s", "of copy", "of CUB",
@@ -125,18 +137,29 @@ class GpuRunTest(unittest.TestCase):
     def test_the_headline_of_the_summary(self):
         headline = support.markdown_tables(self.reports["summary"].path.read_text())["Headline"]
         by_series = {row["series"]: row for row in headline}
-        kogge_stone = by_series["02-kogge-stone in_place_256"]
+        in_place = by_series["02 Kogge-Stone in place"]
         # 500 GB/s: a quarter of the copy, 5/16 of CUB; 2^31 bytes in 4.294967296 ms.
-        self.assertEqual((kogge_stone["n"], kogge_stone["median time (ms)"], kogge_stone["of copy"],
-                          kogge_stone["of CUB"], kogge_stone["speedup over sequential"]),
-                         ("268435456", "4.295", "25.0%", "31.2%", "23.3×"))
-        self.assertEqual(by_series["baseline copy"]["of copy"], "100.0%")
+        self.assertEqual((in_place["n"], in_place["median time (ms)"], in_place["of copy"], in_place["of CUB"],
+                          in_place["speedup over sequential"]), ("268435456", "4.295", "25.0%", "31.2%", "23.3×"))
+        self.assertEqual(by_series["device-to-device copy"]["of copy"], "100.0%")
+        self.assertIn("02 Kogge-Stone double-buffered (*wrong result*)", by_series)
 
     def test_a_wrong_series_is_said_to_be_wrong_in_the_text(self):
         text = self.reports["02-kogge-stone"].path.read_text()
-        self.assertIn("### 02-kogge-stone in_place_1024 — wrong result", text)
+        self.assertIn("### 02 Kogge-Stone double-buffered — wrong result", text)
         self.assertIn("**Wrong result.**", text)
-        self.assertNotIn("### 02-kogge-stone in_place_256 — wrong result", text)
+        self.assertNotIn("### 02 Kogge-Stone in place — wrong result", text)
+        table = support.markdown_tables(text)["02 Kogge-Stone double-buffered — wrong result"]
+        self.assertEqual([r["n"] for r in table][:2], ["1024 (*wrong*)", "65536"])
+
+    def test_what_was_not_measured_is_listed(self):
+        summary = self.reports["summary"].path.read_text()
+        self.assertIn("- `lab07_bench`: does not build: single_pass.cu:12: error", summary)
+        self.assertIn(f"- `lab02_bench` (series `{DOUBLE_BUFFER}`, n = 1024): result differs at index 1000", summary)
+        lab = self.reports["02-kogge-stone"].path.read_text()
+        self.assertIn("`lab02_bench` (series", lab)
+        self.assertNotIn("lab07_bench", lab)
+        self.assertNotIn("## Not measured", self.reports["06-hierarchical"].path.read_text())
 
     def test_the_machine_and_method_are_recorded(self):
         rows = support.markdown_tables(self.reports["summary"].path.read_text())["Machine and method"]
@@ -164,30 +187,33 @@ class SimulatorRunTest(unittest.TestCase):
 
     def test_work_efficiency_from_the_counts(self):
         work = drawing(self.reports["02-kogge-stone"], "02-kogge-stone", "work")
-        kogge_stone = work.curve("02-kogge-stone/in_place")
+        kogge_stone = work.curve(IN_PLACE)
         # Two sections of 1024 at n = 2048, each 1024 x 10 - 1023 applications.
         self.assertAlmostEqual(kogge_stone.ys[0], 2 * (1024 * 10 - 1023) / 2047)
         self.assertEqual(work.figure.axes[0].get_ylabel(), "operator applications / (n - 1)")
         summary = drawing(self.reports["summary"], "summary", "work")
-        self.assertAlmostEqual(summary.curve("baseline/sequential").ys[0], 1.0)
-        self.assertAlmostEqual(summary.curve("04-brent-kung/inclusive").ys[0], (2 * 2048 - 2 - 11) / 2047)
+        self.assertAlmostEqual(summary.curve(documents.SEQUENTIAL).ys[0], 1.0)
+        self.assertAlmostEqual(summary.curve(BRENT_KUNG).ys[0], (2 * 2048 - 2 - 11) / 2047)
 
     def test_the_counters_of_brent_kung(self):
         self.assertIsNone(drawing(self.reports["02-kogge-stone"], "02-kogge-stone", "counters"))
         counters = drawing(self.reports["04-brent-kung"], "04-brent-kung", "counters")
         panels = {c.panel: c for c in counters.curves}
-        self.assertEqual(panels["shared-memory bank conflicts"].ys, (3 * 2048, 3 * 8192, 3 * 65536))
-        self.assertEqual(panels["shared-memory wavefronts per ideal"].ys, (5.0, 5.0, 5.0))
+        self.assertEqual(panels["shared-memory bank conflicts"].ys, (3.0, 3.0, 3.0))
+        self.assertEqual(panels["shared-memory wavefronts"].ys, (5.0, 5.0, 5.0))
         self.assertEqual(panels["global-memory coalescing"].ys, (2.0, 2.0, 2.0))
-        self.assertEqual(panels["divergence"].ys, (64, 256, 2048))
+        self.assertEqual(panels["divergence"].ys, (0.25, 0.25, 0.25))
+        self.assertEqual([a.get_ylabel() for a in counters.figure.axes],
+                         ["bank conflicts / shared requests", "wavefronts / ideal wavefronts",
+                          "sectors / ideal sectors", "divergent / all warp intervals"])
 
     def test_the_model_alone(self):
         model = drawing(self.reports["04-brent-kung"], "04-brent-kung", "model")
         self.assertEqual(len(model.figure.axes), 1)
-        self.assertAlmostEqual(model.curve("04-brent-kung/inclusive").ys[0], 1024 * 21 / 32)
+        self.assertAlmostEqual(model.curve(BRENT_KUNG).ys[0], 1024 * 21 / 32)
 
     def test_the_tables_show_counts_and_counters(self):
-        table = support.markdown_tables(self.reports["04-brent-kung"].path.read_text())["04-brent-kung inclusive"]
+        table = support.markdown_tables(self.reports["04-brent-kung"].path.read_text())["04 Brent-Kung"]
         self.assertEqual([(r["n"], r["operator applications"], r["per (n - 1)"], r["bank conflicts"]) for r in table],
                          [("2048", "4083", "1.995", "6144"), ("8192", "16332", "1.994", "24576"),
                           ("65536", "130656", "1.994", "196608")])
@@ -200,10 +226,11 @@ class CommandTest(unittest.TestCase):
             out = Path(folder) / "report"
             proc = support.run_plot(str(path), "-o", str(out))
             self.assertEqual(proc.returncode, 0, proc.stderr)
-            self.assertEqual(proc.stdout.splitlines(), [f"{out}/02-kogge-stone.md  (2 figures)",
+            self.assertEqual(proc.stdout.splitlines(), [f"{out}/01-sequential.md  (2 figures)",
+                                                        f"{out}/02-kogge-stone.md  (2 figures)",
                                                         f"{out}/04-brent-kung.md  (3 figures)",
                                                         f"{out}/summary.md  (3 figures)"])
-            self.assertEqual(len(list(out.glob("*.png"))), 8)
+            self.assertEqual(len(list(out.glob("*.png"))), 10)
 
 
 if __name__ == "__main__":

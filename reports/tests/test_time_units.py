@@ -11,7 +11,7 @@ from scanlab_reports.results import Series
 def series(algorithm: str, block_size=None, section_size=None) -> Series:
     return Series(id=algorithm, lab=None, label=algorithm, algorithm=algorithm, role="baseline", where="gpu",
                   element_type="int32", operator="plus", scope="sections", block_size=block_size,
-                  section_size=section_size, correct=True, points=())
+                  section_size=section_size, sweep=None, correct=True, points=())
 
 
 class ChapterExamplesTest(unittest.TestCase):

@@ -71,40 +71,46 @@ class Styler:
     def __init__(self):
         self._seen: dict[str, list[str]] = {}
 
-    def style(self, series: Series) -> dict[str, Any]:
-        ids = self._seen.setdefault(series.algorithm, [])
-        if series.id not in ids:
-            ids.append(series.id)
-        line, marker = _STYLES[ids.index(series.id) % len(_STYLES)]
+    def style(self, series: Series, variant: str, wrong: bool) -> dict[str, Any]:
+        variants = self._seen.setdefault(series.algorithm, [])
+        if variant not in variants:
+            variants.append(variant)
+        line, marker = _STYLES[variants.index(variant) % len(_STYLES)]
         colour = palette.colour(series.algorithm)
         if series.algorithm in palette.REFERENCE_LINES:
             line, marker = "--", None
         look = dict(color=colour, linestyle=line, marker=marker, markersize=4, linewidth=1.6)
-        if series.wrong:
+        if wrong:
             # Crossed, hollow and faint: visibly not a valid result.
             look.update(linestyle=":", marker="X", markersize=7, markerfacecolor="none", markeredgecolor=colour,
                         alpha=0.7, linewidth=1.0)
         return look
 
 
-def plot(axes: Any, styler: Styler, series: Series, xs: Sequence[float], ys: Sequence[float]) -> Curve | None:
-    """Draw one series on `axes`; nothing (and None) when it has no value to draw."""
+def plot(axes: Any, styler: Styler, series: Series, xs: Sequence[float], ys: Sequence[float], *,
+         curve_id: str | None = None, label: str | None = None, wrong: bool | None = None) -> Curve | None:
+    """Draw one series on `axes`; nothing (and None) when it has no value to draw. A curve that
+    is not one series' values against n (a block-size sweep at one n) names itself with
+    `curve_id` and `label`, and says whether any of what it shows was `wrong`."""
     if not xs:
         return None
-    label = series.label + (WRONG if series.wrong else "")
-    axes.plot(xs, ys, label=label, **styler.style(series))
-    return Curve(series_id=series.id, label=label, algorithm=series.algorithm, panel=axes.get_title(),
-                 xs=tuple(xs), ys=tuple(ys), wrong=series.wrong)
+    curve_id = curve_id or series.id
+    wrong = series.wrong if wrong is None else wrong
+    label = (label or series.label) + (WRONG if wrong else "")
+    axes.plot(xs, ys, label=label, **styler.style(series, curve_id, wrong))
+    return Curve(series_id=curve_id, label=label, algorithm=series.algorithm, panel=axes.get_title(),
+                 xs=tuple(xs), ys=tuple(ys), wrong=wrong)
 
 
-def n_axis(axes: Any, curves: Sequence[Curve]):
-    """The element count: powers of two on a log2 scale where n spans a decade or more."""
-    axes.set_xlabel("n (elements)")
+def n_axis(axes: Any, curves: Sequence[Curve], label: str = "n (elements)", exponents: bool = True):
+    """The element count (or another power of two, such as the block size) on a log2 scale
+    where the values span a decade or more, labelled 2¹⁰ (or 1024 without `exponents`)."""
+    axes.set_xlabel(label)
     xs = [x for c in curves for x in c.xs]
     if xs and max(xs) / min(xs) >= _DECADE:
         axes.set_xscale("log", base=2)
         axes.xaxis.set_major_locator(LogLocator(base=2, numticks=12))
-        axes.xaxis.set_major_formatter(FuncFormatter(_power_label(2)))
+        axes.xaxis.set_major_formatter(FuncFormatter(_power_label(2) if exponents else _whole))
         axes.xaxis.set_minor_locator(NullLocator())
 
 
@@ -126,6 +132,10 @@ def finish(figure: Any, axes_list: Sequence[Any], path: Path) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     figure.savefig(path, dpi=_DPI)
     return path
+
+
+def _whole(x: float, _position) -> str:
+    return f"{x:.0f}"
 
 
 _SUPERSCRIPT = str.maketrans("-0123456789", "\u207b\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079")

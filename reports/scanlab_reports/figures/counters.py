@@ -1,7 +1,8 @@
-"""The simulator's memory and divergence counters against n (their definitions and the Nsight
-Compute metrics they mirror: common/sim/README.md): shared-memory bank conflicts, shared
-wavefronts per ideal wavefront (1: conflict-free), global sectors per ideal sector (1: fully
-coalesced) and divergent warp intervals."""
+"""The simulator's memory and divergence counters against n, each as a ratio that does not
+grow with n (the counters' definitions and the Nsight Compute metrics they mirror:
+common/sim/README.md): bank conflicts per shared-memory request and shared wavefronts per
+ideal wavefront (0 and 1: conflict-free), global sectors per ideal sector (1: fully
+coalesced), and the share of warp intervals in which a warp diverged (0: no divergence)."""
 
 from __future__ import annotations
 
@@ -22,18 +23,14 @@ def _ratio(numerator: str, denominator: str) -> Callable[[dict], float | None]:
     return value
 
 
-def _count(name: str) -> Callable[[dict], float | None]:
-    return lambda counters: counters.get(name)
-
-
-# (panel title, y-axis label, the value from a point's counters, whether it is a ratio to the
-# ideal, which is then drawn as a line at 1)
-PANELS: tuple[tuple[str, str, Callable[[dict], float | None], bool], ...] = (
-    ("shared-memory bank conflicts", "bank conflicts (count)", _count("bank_conflicts"), False),
-    ("shared-memory wavefronts per ideal", "wavefronts / ideal wavefronts",
-     _ratio("shared_wavefronts", "shared_ideal_wavefronts"), True),
-    ("global-memory coalescing", "sectors / ideal sectors", _ratio("global_sectors", "global_ideal_sectors"), True),
-    ("divergence", "divergent warp intervals (count)", _count("divergent_warp_intervals"), False),
+# (panel title, y-axis label, the value from a point's counters, the value of an ideal kernel)
+PANELS: tuple[tuple[str, str, Callable[[dict], float | None], float], ...] = (
+    ("shared-memory bank conflicts", "bank conflicts / shared requests", _ratio("bank_conflicts", "shared_requests"),
+     0.0),
+    ("shared-memory wavefronts", "wavefronts / ideal wavefronts", _ratio("shared_wavefronts", "shared_ideal_wavefronts"),
+     1.0),
+    ("global-memory coalescing", "sectors / ideal sectors", _ratio("global_sectors", "global_ideal_sectors"), 1.0),
+    ("divergence", "divergent / all warp intervals", _ratio("divergent_warp_intervals", "warp_intervals"), 0.0),
 )
 
 
@@ -44,7 +41,7 @@ def draw(series: Sequence[Series], path: Path, title: str) -> canvas.Drawing | N
     figure, panels = canvas.new_figure(title, panels=len(PANELS), columns=2)
     drawing = canvas.Drawing(KIND, path, title, figure)
     styler = canvas.Styler()
-    for axes, (panel, label, value, to_ideal) in zip(panels, PANELS):
+    for axes, (panel, label, value, ideal) in zip(panels, PANELS):
         axes.set_title(panel)
         curves = []
         for s in series:
@@ -55,11 +52,8 @@ def draw(series: Sequence[Series], path: Path, title: str) -> canvas.Drawing | N
                 curves.append(curve)
         drawing.curves += curves
         canvas.n_axis(axes, curves)
-        if to_ideal:
-            axes.axhline(1.0, color="#7F7F7F", linewidth=1.0, linestyle=":", label="ideal (1)")
-            axes.set_ylim(bottom=0, top=max([y for c in curves for y in c.ys] + [1.0]) * 1.1)
-            axes.set_ylabel(label)
-        else:
-            canvas.value_axis(axes, label, curves)
+        axes.axhline(ideal, color="#7F7F7F", linewidth=1.0, linestyle=":", label=f"ideal ({ideal:g})")
+        axes.set_ylim(bottom=0, top=max([y for c in curves for y in c.ys] + [ideal, 1.0]) * 1.1)
+        axes.set_ylabel(label)
     canvas.finish(figure, panels, path)
     return drawing

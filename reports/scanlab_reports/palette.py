@@ -18,7 +18,7 @@ COLOURS: dict[str, str] = {
     "std-inclusive-scan": "#B3B3B3",         # light grey
     "cpu-parallel": "#8C564B",               # brown
     "kogge-stone": "#E69F00",                # orange
-    "kogge-stone-double-buffer": "#F0E442",  # yellow
+    "kogge-stone-double-buffer": "#A6761D",  # dark gold (Okabe-Ito's yellow is too faint on white)
     "kogge-stone-exclusive": "#BCBD22",      # olive
     "brent-kung": "#0072B2",                 # blue
     "brent-kung-exclusive": "#1F3A93",       # dark blue

@@ -125,10 +125,17 @@ def value_axis(axes: Any, label: str, curves: Sequence[Curve], log_if_spread: bo
 
 
 def finish(figure: Any, axes_list: Sequence[Any], path: Path) -> Path:
+    """Grids, one legend for the whole figure beside its top right panel (outside the data, so
+    that it hides no curve), and the PNG."""
+    entries: dict[str, Any] = {}
     for axes in axes_list:
         axes.grid(True, which="major", alpha=0.3)
-        if axes.get_legend_handles_labels()[0]:
-            axes.legend(fontsize="small")
+        for handle, label in zip(*axes.get_legend_handles_labels()):
+            entries.setdefault(label, handle)
+    if entries:
+        top_right = max(axes_list, key=lambda a: (round(a.get_position().y1, 3), a.get_position().x1))
+        top_right.legend(entries.values(), entries.keys(), fontsize="small", loc="upper left",
+                         bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0)
     path.parent.mkdir(parents=True, exist_ok=True)
     figure.savefig(path, dpi=_DPI)
     return path

@@ -52,7 +52,7 @@ def draw(series: Sequence[Series], path: Path, title: str) -> canvas.Drawing | N
                 curves.append(curve)
         drawing.curves += curves
         canvas.n_axis(axes, curves)
-        axes.axhline(ideal, color="#7F7F7F", linewidth=1.0, linestyle=":", label=f"ideal ({ideal:g})")
+        axes.axhline(ideal, color="#7F7F7F", linewidth=1.0, linestyle=":", label="an ideal kernel")
         axes.set_ylim(bottom=0, top=max([y for c in curves for y in c.ys] + [ideal, 1.0]) * 1.1)
         axes.set_ylabel(label)
     canvas.finish(figure, panels, path)

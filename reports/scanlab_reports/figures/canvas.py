@@ -8,12 +8,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from debian_modules import import_debian_module
 
 from .. import palette
-from ..results import Series
+from ..results import Point, Series
 
 _matplotlib = import_debian_module("matplotlib", "python3-matplotlib")
 _matplotlib.use("Agg")
@@ -100,6 +100,20 @@ def plot(axes: Any, styler: Styler, series: Series, xs: Sequence[float], ys: Seq
     axes.plot(xs, ys, label=label, **styler.style(series, curve_id, wrong))
     return Curve(series_id=curve_id, label=label, algorithm=series.algorithm, panel=axes.get_title(),
                  xs=tuple(xs), ys=tuple(ys), wrong=wrong)
+
+
+def plot_against_n(axes: Any, styler: Styler, series: Sequence[Series],
+                   value: Callable[[Series, Point], float | None]) -> list[Curve]:
+    """Draw each series' `value` at each of its points against n, leaving out the points that
+    have none; returns the curves drawn (none for a series without any value)."""
+    curves = []
+    for s in series:
+        values = [(p.n, value(s, p)) for p in s.points]
+        values = [(n, v) for n, v in values if v is not None]
+        curve = plot(axes, styler, s, [n for n, _ in values], [v for _, v in values])
+        if curve:
+            curves.append(curve)
+    return curves
 
 
 def n_axis(axes: Any, curves: Sequence[Curve], label: str = "n (elements)", exponents: bool = True):

@@ -43,13 +43,8 @@ def draw(series: Sequence[Series], path: Path, title: str) -> canvas.Drawing | N
     styler = canvas.Styler()
     for axes, (panel, label, value, ideal) in zip(panels, PANELS):
         axes.set_title(panel)
-        curves = []
-        for s in series:
-            values = [(p.n, value(p.counters)) for p in s.points if p.counters]
-            values = [(n, v) for n, v in values if v is not None]
-            curve = canvas.plot(axes, styler, s, [n for n, _ in values], [v for _, v in values])
-            if curve:
-                curves.append(curve)
+        curves = canvas.plot_against_n(axes, styler, series,
+                                       lambda s, p: value(p.counters) if p.counters else None)
         drawing.curves += curves
         canvas.n_axis(axes, curves)
         axes.axhline(ideal, color="#7F7F7F", linewidth=1.0, linestyle=":", label="an ideal kernel")

@@ -17,15 +17,8 @@ def draw(series: Sequence[Series], baselines: Baselines, path: Path, title: str)
     """None when nothing has a speedup to draw (no timings, or no sequential scan in the run)."""
     figure, (axes,) = canvas.new_figure(title)
     drawing = canvas.Drawing(KIND, path, title, figure)
-    styler = canvas.Styler()
-    for s in series:
-        if s.algorithm == SEQUENTIAL:
-            continue
-        measured = [(p.n, baselines.speedup(SEQUENTIAL, s, p)) for p in s.points]
-        measured = [(n, v) for n, v in measured if v is not None]
-        curve = canvas.plot(axes, styler, s, [n for n, _ in measured], [v for _, v in measured])
-        if curve:
-            drawing.curves.append(curve)
+    drawing.curves = canvas.plot_against_n(axes, canvas.Styler(), [s for s in series if s.algorithm != SEQUENTIAL],
+                                           lambda s, p: baselines.speedup(SEQUENTIAL, s, p))
     if not drawing.curves:
         return None
     axes.axhline(1.0, color="#7F7F7F", linewidth=1.0, linestyle=":", label="sequential CPU scan (1x)")

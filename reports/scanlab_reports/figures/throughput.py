@@ -17,12 +17,7 @@ def draw(series: Sequence[Series], path: Path, title: str) -> canvas.Drawing | N
     """None when no series was timed."""
     figure, (axes,) = canvas.new_figure(title)
     drawing = canvas.Drawing(KIND, path, title, figure)
-    styler = canvas.Styler()
-    for s in series:
-        timed = [p for p in s.points if p.gb_per_s is not None]
-        curve = canvas.plot(axes, styler, s, [p.n for p in timed], [p.gb_per_s for p in timed])
-        if curve:
-            drawing.curves.append(curve)
+    drawing.curves = canvas.plot_against_n(axes, canvas.Styler(), series, lambda s, p: p.gb_per_s)
     if not drawing.curves:
         return None
     canvas.n_axis(axes, drawing.curves)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Sequence
 
-from ..results import Series
+from ..results import Point, Series
 from . import canvas
 
 KIND = "work"
@@ -17,13 +17,7 @@ def draw(series: Sequence[Series], path: Path, title: str) -> canvas.Drawing | N
     """None when no series has counted applications."""
     figure, (axes,) = canvas.new_figure(title)
     drawing = canvas.Drawing(KIND, path, title, figure)
-    styler = canvas.Styler()
-    for s in series:
-        counted = [p for p in s.points if p.operator_applications is not None and p.n > 1]
-        curve = canvas.plot(axes, styler, s, [p.n for p in counted],
-                            [p.operator_applications / (p.n - 1) for p in counted])
-        if curve:
-            drawing.curves.append(curve)
+    drawing.curves = canvas.plot_against_n(axes, canvas.Styler(), series, _per_sequential_application)
     if not drawing.curves:
         return None
     axes.axhline(1.0, color="#7F7F7F", linewidth=1.0, linestyle=":", label="sequential scan (n - 1)")
@@ -32,3 +26,9 @@ def draw(series: Sequence[Series], path: Path, title: str) -> canvas.Drawing | N
     canvas.value_axis(axes, "operator applications / (n - 1)", drawing.curves, log_if_spread=False)
     canvas.finish(figure, [axes], path)
     return drawing
+
+
+def _per_sequential_application(_series: Series, point: Point) -> float | None:
+    if point.operator_applications is None or point.n < 2:
+        return None
+    return point.operator_applications / (point.n - 1)

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from . import comparisons, time_units
+from .counter_ratios import RATIOS
 from .comparisons import Baselines
 from .figures.canvas import Drawing
 from .results import Failure, Results, Series
@@ -49,7 +50,8 @@ def figures(drawings: Sequence[Drawing], out_dir: Path) -> list[str]:
 def series_table(series: Series, baselines: Baselines, execution_units: int, cpu_threads: int | None) -> list[str]:
     """The numbers of one series, point by point. Its columns are those the run has: timings and
     their comparisons on a GPU run, operator applications where they were counted, the model's
-    time units where it covers the algorithm, the counters where the simulator counted them."""
+    time units where it covers the algorithm, the counters (as the ratios of the figures) where
+    the simulator counted them; the raw counts are in the results file."""
     rows = comparisons.rows(series, baselines)
     columns: list[tuple[str, list[str]]] = []
     columns.append(("n", [f"{r.n}" + ("" if r.correct else " (*wrong*)") for r in rows]))
@@ -74,11 +76,11 @@ def series_table(series: Series, baselines: Baselines, execution_units: int, cpu
     if any(costs):
         columns.append((f"model time units (P = {execution_units})",
                         [_significant(c.time_units(execution_units)) if c else MISSING for c in costs]))
-    counted = [name for name in _COUNTER_COLUMNS if any(p.counters and name in p.counters for p in series.points)]
-    for name in counted:
-        columns.append((_COUNTER_COLUMNS[name], [_integer(p.counters.get(name)) if p.counters else MISSING
-                                                 for p in series.points]))
-    lines = [f"### {series.label}" + (" — wrong result" if series.wrong else ""), "",
+    for ratio in RATIOS:
+        values = [ratio.of(p.counters) for p in series.points]
+        if any(v is not None for v in values):
+            columns.append((ratio.label, [_fixed(v, 3) for v in values]))
+    lines = [f"### {series.label}, {series.element_type}" + (" — wrong result" if series.wrong else ""), "",
              _configuration(series), ""]
     if series.wrong:
         lines += [WRONG_NOTE, ""]
@@ -118,19 +120,9 @@ def model_section(algorithms: Iterable[str], execution_units: int) -> list[str]:
     return lines + [""]
 
 
-_COUNTER_COLUMNS = {
-    "bank_conflicts": "bank conflicts",
-    "shared_wavefronts": "shared wavefronts",
-    "shared_ideal_wavefronts": "ideal shared wavefronts",
-    "global_sectors": "global sectors",
-    "global_ideal_sectors": "ideal global sectors",
-    "divergent_warp_intervals": "divergent warp intervals",
-}
-
-
 def _configuration(series: Series) -> str:
-    parts = [f"`{series.id}`", f"algorithm `{series.algorithm}`", series.element_type, f"operator `{series.operator}`",
-             series.scope, f"on the {series.where.upper()}"]
+    parts = [f"`{series.id}`", f"algorithm `{series.algorithm}`", f"{series.where.upper()} code",
+             f"operator `{series.operator}`", series.scope]
     if series.block_size:
         parts.append(f"{series.block_size} threads per block")
     if series.section_size:

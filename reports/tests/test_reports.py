@@ -101,7 +101,7 @@ class GpuRunTest(unittest.TestCase):
         # The sweep's configurations are in the lab's figures against n only through their table.
         self.assertIsNone(drawing(self.reports["02-kogge-stone"], "02-kogge-stone", "speedup").curve(IN_PLACE_256))
         tables = support.markdown_tables(self.reports["02-kogge-stone"].path.read_text())
-        self.assertEqual([r["GB/s"] for r in tables["02 Kogge-Stone in place, 256 threads"]], ["450.0", "450.0"])
+        self.assertEqual([r["GB/s"] for r in tables["02 Kogge-Stone in place, 256 threads, int32"]], ["450.0", "450.0"])
 
     def test_one_colour_per_algorithm_in_every_figure(self):
         for written in self.reports.values():
@@ -126,7 +126,7 @@ class GpuRunTest(unittest.TestCase):
 
     def test_the_tables_show_the_numbers_of_the_file(self):
         table = support.markdown_tables(self.reports["06-hierarchical"].path.read_text())[
-            "06 hierarchical (three kernels)"]
+            "06 hierarchical (three kernels), int32"]
         self.assertEqual([row["n"] for row in table], [str(n) for n in documents.SIZES])
         last = table[-1]
         self.assertEqual({k: last[k] for k in ("median time (ms)", "noise", "GB/s", "of copy", "of CUB",
@@ -146,10 +146,10 @@ class GpuRunTest(unittest.TestCase):
 
     def test_a_wrong_series_is_said_to_be_wrong_in_the_text(self):
         text = self.reports["02-kogge-stone"].path.read_text()
-        self.assertIn("### 02 Kogge-Stone double-buffered — wrong result", text)
+        self.assertIn("### 02 Kogge-Stone double-buffered, int32 — wrong result", text)
         self.assertIn("**Wrong result.**", text)
-        self.assertNotIn("### 02 Kogge-Stone in place — wrong result", text)
-        table = support.markdown_tables(text)["02 Kogge-Stone double-buffered — wrong result"]
+        self.assertNotIn("### 02 Kogge-Stone in place, int32 — wrong result", text)
+        table = support.markdown_tables(text)["02 Kogge-Stone double-buffered, int32 — wrong result"]
         self.assertEqual([r["n"] for r in table][:2], ["1024 (*wrong*)", "65536"])
 
     def test_what_was_not_measured_is_listed(self):
@@ -213,10 +213,14 @@ class SimulatorRunTest(unittest.TestCase):
         self.assertAlmostEqual(model.curve(BRENT_KUNG).ys[0], 1024 * 21 / 32)
 
     def test_the_tables_show_counts_and_counters(self):
-        table = support.markdown_tables(self.reports["04-brent-kung"].path.read_text())["04 Brent-Kung"]
-        self.assertEqual([(r["n"], r["operator applications"], r["per (n - 1)"], r["bank conflicts"]) for r in table],
-                         [("2048", "4083", "1.995", "6144"), ("8192", "16332", "1.994", "24576"),
-                          ("65536", "130656", "1.994", "196608")])
+        table = support.markdown_tables(self.reports["04-brent-kung"].path.read_text())["04 Brent-Kung, int32"]
+        self.assertEqual([(r["n"], r["operator applications"], r["per (n - 1)"]) for r in table],
+                         [("2048", "4083", "1.995"), ("8192", "16332", "1.994"), ("65536", "130656", "1.994")])
+        # The counters as the ratios of the figure: 3 conflicts per request, 5 wavefronts and
+        # 2 sectors per ideal one, a quarter of the warp intervals divergent.
+        self.assertEqual({(r["bank conflicts / shared requests"], r["wavefronts / ideal wavefronts"],
+                           r["sectors / ideal sectors"], r["divergent / all warp intervals"]) for r in table},
+                         {("3.000", "5.000", "2.000", "0.250")})
 
 
 class CommandTest(unittest.TestCase):

@@ -56,7 +56,8 @@ class Drawing:
 def new_figure(title: str, panels: int = 1, columns: int | None = None) -> tuple[Any, list[Any]]:
     columns = columns or panels
     rows = -(-panels // columns)
-    figure = Figure(figsize=(6.4 * columns, 4.6 * rows), layout="constrained")
+    # Room on the right for the legend, which stands beside the panels.
+    figure = Figure(figsize=(6.4 * columns + 3.2, 4.6 * rows), layout="constrained")
     axes = figure.subplots(rows, columns, squeeze=False).flatten().tolist()
     for unused in axes[panels:]:
         unused.remove()

@@ -121,7 +121,7 @@ def _figures(context: _Context, prefix: str, what: str, group: Sequence[Series])
         drawings += [
             speedup.draw(tuple(s for s in both if s.algorithm != COPY), context.baselines, path(speedup.KIND),
                          f"{what}: speedup over the sequential CPU scan, {element_type}"),
-            throughput.draw(tuple(s for s in both if s.role == "lab" or s.algorithm in (COPY, CUB)),
+            throughput.draw(mine + tuple(s for s in theirs if s.algorithm in (COPY, CUB)),
                             path(throughput.KIND), f"{what}: throughput, {element_type}"),
             work.draw(both, path(work.KIND), f"{what}: work efficiency, {element_type}"),
             model.draw(tuple(s for s in both if s.algorithm in time_units.MODELS), context.execution_units,

@@ -29,6 +29,9 @@ def main(argv: list[str] | None = None) -> int:
     except ResultsError as error:
         print(f"plot: {error}", file=sys.stderr)
         return 2
+    if args.output.exists() and not args.output.is_dir():
+        print(f"plot: {args.output} is there and is not a folder: name a folder for the reports", file=sys.stderr)
+        return 2
     # Imported only now: the figures need matplotlib, and a bad file should be told without it.
     from .report import write_all
     try:

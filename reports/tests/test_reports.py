@@ -3,6 +3,7 @@ figures exist and hold the expected series with the expected values, a wrong res
 the tables show the numbers of the results file, a simulator run has no timing figure and says
 why, and the colour of an algorithm is the same in every figure."""
 
+import json
 import tempfile
 import unittest
 from pathlib import Path
@@ -235,6 +236,15 @@ class CommandTest(unittest.TestCase):
                                                         f"{out}/04-brent-kung.md  (3 figures)",
                                                         f"{out}/summary.md  (3 figures)"])
             self.assertEqual(len(list(out.glob("*.png"))), 10)
+
+
+    def test_an_output_that_is_a_file_is_refused(self):
+        with tempfile.TemporaryDirectory() as folder:
+            path = documents.write(documents.sim_document(), Path(folder))
+            proc = support.run_plot(str(path), "-o", str(path))
+            self.assertEqual((proc.returncode, proc.stderr.strip()),
+                             (2, f"plot: {path} is there and is not a folder: name a folder for the reports"))
+            self.assertEqual(json.loads(path.read_text()), documents.sim_document())  # left as it was
 
 
 if __name__ == "__main__":

@@ -169,6 +169,29 @@ class GpuRunTest(unittest.TestCase):
                          ("Test GPU", "16", "yes", "50"))
 
 
+class ElementTypesTest(unittest.TestCase):
+    def test_each_type_is_drawn_against_the_baselines_of_its_type(self):
+        def add_float32(d):
+            for index in (6, 8):  # lab 06 and CUB, at 1000 and 2000 GB/s in float32
+                twin = json.loads(json.dumps(d["series"][index]))
+                twin.update(id=twin["id"].replace("int32", "float32"), element_type="float32")
+                for point in twin["points"]:
+                    point["gb_per_s"] = 1000.0 if index == 6 else 2000.0
+                d["series"].append(twin)
+        folder, reports = write(documents.changed(documents.cuda_document(), add_float32))
+        with folder:
+            lab = reports["06-hierarchical"]
+            throughput = drawing(lab, "06-hierarchical", "throughput", "float32")
+            self.assertEqual(sorted(c.series_id for c in throughput.curves),
+                             ["06-hierarchical/hierarchical_scan/float32", "baselines/cub-device-scan/float32"])
+            # No float32 CPU scan in this run: no float32 speedup, and no int32 one stands in.
+            self.assertIsNone(drawing(lab, "06-hierarchical", "speedup", "float32"))
+            self.assertIsNotNone(drawing(lab, "06-hierarchical", "speedup", "int32"))
+            table = support.markdown_tables(lab.path.read_text())["06 hierarchical (three kernels), float32"]
+            self.assertEqual({(r["of CUB"], r["of copy"], r["speedup over sequential"]) for r in table},
+                             {("50.0%", "—", "—")})
+
+
 class SimulatorRunTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):

@@ -36,9 +36,11 @@ def header(title: str, results: Results) -> list[str]:
 
 
 def machine_and_method(results: Results) -> list[str]:
+    # A field the run left null (the sampling method of a simulator run, which times nothing)
+    # says nothing, and is left out.
+    recorded = [(k, v) for k, v in (*results.machine.items(), *results.method.items()) if v is not None]
     lines = ["## Machine and method", "", "| what | recorded |", "| --- | --- |"]
-    lines += [f"| {key.replace('_', ' ')} | {_cell(value)} |" for key, value in results.machine.items()]
-    lines += [f"| {key.replace('_', ' ')} | {_cell(value)} |" for key, value in results.method.items()]
+    lines += [f"| {key.replace('_', ' ')} | {_cell(value)} |" for key, value in recorded]
     lines += ["", "How the numbers are taken, and why that way: `reports/METHOD.md` in scanlab.", ""]
     return lines
 

@@ -236,6 +236,11 @@ class SimulatorRunTest(unittest.TestCase):
         self.assertEqual(len(model.figure.axes), 1)
         self.assertAlmostEqual(model.curve(BRENT_KUNG).ys[0], 1024 * 21 / 32)
 
+    def test_what_the_run_left_null_is_left_out(self):
+        rows = support.markdown_tables(self.reports["summary"].path.read_text())["Machine and method"]
+        self.assertEqual([(r["what"], r["recorded"]) for r in rows],
+                         [("cpu", "Test CPU"), ("cpu threads", "2"), ("compiler", "g++ 12.2.0"), ("l2 flush", "no")])
+
     def test_the_tables_show_counts_and_counters(self):
         table = support.markdown_tables(self.reports["04-brent-kung"].path.read_text())["04 Brent-Kung, int32"]
         self.assertEqual([(r["n"], r["operator applications"], r["per (n - 1)"]) for r in table],

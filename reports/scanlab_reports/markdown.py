@@ -7,13 +7,15 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 from . import comparisons, time_units
-from .counter_ratios import RATIOS
 from .comparisons import Baselines
-from .figures.canvas import Drawing
+from .counter_ratios import RATIOS
 from .results import Failure, Results, Series
+
+if TYPE_CHECKING:  # the text needs no matplotlib
+    from .figures.canvas import Drawing
 
 MISSING = "—"
 

@@ -28,7 +28,8 @@ FAKES = {
 
 def packages(purpose: str, backend: str = "sim") -> list[str]:
     """What the list asks for: every line, or only those whose prefix fits."""
-    wanted = {"": True, "sim:": purpose == "check" or backend == "sim", "check:": purpose == "check"}
+    wanted = {"": True, "sim:": purpose == "check" or backend == "sim", "check:": purpose == "check",
+              "reports:": purpose in ("reports", "check")}
     names = []
     for line in LIST.read_text().splitlines():
         words = line.split("#")[0].split()
@@ -76,6 +77,16 @@ class PrerequisitesTest(unittest.TestCase):
         self.assertIn("libbenchmark-dev", packages("check"))
         proc = self.run_script(packages("grade"))
         self.assertEqual((proc.returncode, self.apt_calls()), (0, []))
+
+    def test_only_reports_and_the_test_suite_need_matplotlib(self):
+        self.assertNotIn("python3-matplotlib", packages("grade"))
+        self.assertIn("python3-matplotlib", packages("reports"))
+        self.assertIn("python3-matplotlib", packages("check"))
+        proc = self.run_script(packages("grade"))
+        self.assertEqual((proc.returncode, self.apt_calls()), (0, []))
+        proc = self.run_script(packages("grade"), purpose="reports")
+        self.assertEqual(proc.returncode, 2)
+        self.assertIn("missing: python3-matplotlib", proc.stderr)
 
     def test_the_gpu_backend_does_not_need_the_simulator(self):
         self.assertNotIn("libboost-context-dev", packages("grade", "cuda"))

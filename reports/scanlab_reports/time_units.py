@@ -1,0 +1,194 @@
+"""The chapter's time-unit model of each scan algorithm, keyed by the `algorithm` of a series.
+
+The model counts, for n elements, the execution resources an algorithm consumes (its work W,
+in operator applications, counting the threads that sit idle in a step as the chapter does,
+since they still hold their execution units) and the length of its longest chain of dependent
+steps (its depth D). On a machine of P execution units that each apply the operator once per
+time unit, it takes
+
+    T_P(n) = max(W / P, D)  time units,
+
+the larger of the two lower bounds: the work spread over every unit, and the steps no number
+of units can shorten. The chapter's own estimate is the first term (it has P much smaller than
+the section); the second keeps the model honest where P exceeds the work of a step. Memory
+traffic, latency, launches and barriers cost nothing here: the model compares algorithms, it
+does not predict a GPU's time, and the reports draw it beside the measured times so that the
+difference can be seen.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Callable
+
+from .results import Series
+
+DEFAULT_EXECUTION_UNITS = 32  # the chapter's worked examples: one warp's 32 lanes
+
+# What the reports say of the model, beside each algorithm's own formula (describe()).
+ASSUMPTIONS = (
+    "The chapter's time-unit model: a parallel machine of P execution units, each applying the "
+    "operator once per time unit. An algorithm's work W counts every thread that holds an "
+    "execution unit during a step, idle or not (as the chapter counts Kogge-Stone's and "
+    "Brent-Kung's threads), and its depth D is its longest chain of dependent steps; it takes "
+    "max(W/P, D) time units, the larger of two lower bounds. Sections scanned by separate blocks "
+    "run side by side, so their work adds up and their steps do not. Memory traffic, latency, "
+    "kernel launches and barriers cost nothing: the model ranks algorithms by the work and "
+    "steps they need; it does not predict a GPU's time, which for large n is set by memory "
+    "bandwidth. The sequential scan takes about n time units whatever P is.")
+
+
+@dataclass(frozen=True)
+class Cost:
+    work: float   # W: operator applications, idle threads of a step included
+    steps: float  # D: dependent steps
+
+    def time_units(self, execution_units: int) -> float:
+        return max(self.work / execution_units, self.steps)
+
+    def __add__(self, other: Cost) -> Cost:
+        return Cost(self.work + other.work, self.steps + other.steps)
+
+
+@dataclass(frozen=True)
+class Shape:
+    """What the model needs to know of a run besides n."""
+    block_size: int | None
+    section_size: int | None
+    cpu_threads: int | None
+
+
+def _log2(x: float) -> float:
+    return math.log2(x) if x > 1 else 0.0
+
+
+def _sections(n: int, section: int) -> int:
+    return -(-n // section)
+
+
+def sequential(n: int, shape: Shape) -> Cost:
+    """One loop over the elements on one unit: n - 1 applications in a chain, about n."""
+    return Cost(work=n, steps=n)
+
+
+def cpu_parallel(n: int, shape: Shape) -> Cost | None:
+    """t threads each scan their chunk, the t chunk totals are scanned, each thread adds its
+    chunk's offset: about 2n applications, 2n/t + t steps."""
+    t = shape.cpu_threads
+    if not t:
+        return None
+    return Cost(work=2 * n + t, steps=2 * n / t + t)
+
+
+def _kogge_stone_section(section: int) -> Cost:
+    # Each of log2(N) steps occupies all N threads, active or not: N log2(N).
+    return Cost(work=section * _log2(section), steps=_log2(section))
+
+
+def kogge_stone(n: int, shape: Shape) -> Cost | None:
+    """Sections of N elements, one thread each (N = section size, or the block size), scanned
+    independently: n log2(N) work, log2(N) steps."""
+    section = shape.section_size or shape.block_size
+    if not section:
+        return None
+    return _per_section(n, section, _kogge_stone_section(min(n, section)))
+
+
+def _brent_kung_section(section: int) -> Cost:
+    # N/2 threads through a reduction and a distribution tree, 2 log2(N) - 1 steps, all
+    # threads held for every step: (N/2)(2 log2(N) - 1).
+    steps = max(2 * _log2(section) - 1, 0)
+    return Cost(work=section / 2 * steps, steps=steps)
+
+
+def _brent_kung_section_size(shape: Shape) -> int | None:
+    return shape.section_size or (2 * shape.block_size if shape.block_size else None)
+
+
+def brent_kung(n: int, shape: Shape) -> Cost | None:
+    """Sections of N = 2 x block size elements: (n/2)(2 log2(N) - 1) work, 2 log2(N) - 1 steps."""
+    section = _brent_kung_section_size(shape)
+    if not section:
+        return None
+    return _per_section(n, section, _brent_kung_section(min(n, section)))
+
+
+def three_phase(n: int, shape: Shape) -> Cost | None:
+    """Sections of N elements scanned by T threads: each thread scans N/T elements, a
+    Kogge-Stone scan of the T subsection totals, each thread adds its predecessor's total:
+    N - 1 + T log2(T) + N - T work per section, 2(N/T - 1) + log2(T) steps."""
+    section, threads = shape.section_size, shape.block_size
+    if not section or not threads:
+        return None
+    section = min(n, section)
+    threads = min(threads, section)
+    per_thread = section / threads
+    cost = Cost(work=section - 1 + threads * _log2(threads) + section - threads,
+                steps=2 * (per_thread - 1) + _log2(threads))
+    return _per_section(n, section, cost)
+
+
+def hierarchical(n: int, shape: Shape) -> Cost | None:
+    """Brent-Kung sections (lab 06 builds on lab 04's block scan), the section totals scanned the
+    same way, level after level until one section holds them, each level's totals added back to
+    its sections: one step and one application per element of every level but the top."""
+    section = _brent_kung_section_size(shape)
+    if not section or section < 2:
+        return None
+    cost = Cost(0.0, 0.0)
+    while True:
+        cost += _per_section(n, section, _brent_kung_section(min(n, section)))
+        if n <= section:
+            return cost
+        cost += Cost(work=n - section, steps=1)
+        n = _sections(n, section)
+
+
+def single_pass(n: int, shape: Shape) -> Cost | None:
+    """Brent-Kung sections (lab 07 builds on lab 04's block scan) whose totals are handed from
+    each section to the next, one after another: one step and one application per section in
+    that chain, then one application per element to add the section's prefix."""
+    section = _brent_kung_section_size(shape)
+    if not section:
+        return None
+    handoffs = _sections(n, section)
+    return _per_section(n, section, _brent_kung_section(min(n, section))) + Cost(work=handoffs + n,
+                                                                                  steps=handoffs + 1)
+
+
+def _per_section(n: int, section: int, one: Cost) -> Cost:
+    """Independent sections: the work adds up, the steps are those of one section."""
+    return Cost(work=one.work * _sections(n, section), steps=one.steps)
+
+
+# The algorithms of the chapter. Library scans (cub, thrust) and the copy have no model here:
+# the chapter does not analyse them, and the reports say so.
+MODELS: dict[str, Callable[[int, Shape], Cost | None]] = {
+    "sequential": sequential,
+    "std-inclusive-scan": sequential,
+    "cpu-parallel": cpu_parallel,
+    "kogge-stone": kogge_stone,
+    "kogge-stone-double-buffer": kogge_stone,
+    "kogge-stone-exclusive": kogge_stone,
+    "brent-kung": brent_kung,
+    "brent-kung-exclusive": brent_kung,
+    "three-phase": three_phase,
+    "hierarchical": hierarchical,
+    "single-pass": single_pass,
+}
+
+
+def cost(series: Series, n: int, cpu_threads: int | None = None) -> Cost | None:
+    """The model's cost of `series` at `n` elements, or None where the model does not cover it
+    (an algorithm the chapter does not analyse, or a run that lacks the block or section size)."""
+    model = MODELS.get(series.algorithm)
+    if model is None:
+        return None
+    return model(n, Shape(block_size=series.block_size, section_size=series.section_size, cpu_threads=cpu_threads))
+
+
+def describe(algorithm: str) -> str | None:
+    """The model of `algorithm` in a sentence, for the reports."""
+    model = MODELS.get(algorithm)
+    return " ".join(model.__doc__.split()) if model and model.__doc__ else None

@@ -1,0 +1,77 @@
+"""The time-unit model against the chapter's worked examples (1024 elements, 32 execution
+units) and against counts worked out by hand."""
+
+import unittest
+
+import support  # noqa: F401  (the path)
+from scanlab_reports import time_units
+from scanlab_reports.results import Series
+
+
+def series(algorithm: str, block_size=None, section_size=None) -> Series:
+    return Series(id=algorithm, lab=None, label=algorithm, algorithm=algorithm, role="baseline", where="gpu",
+                  element_type="int32", operator="plus", scope="sections", block_size=block_size,
+                  section_size=section_size, sweep=None, correct=True, points=())
+
+
+class ChapterExamplesTest(unittest.TestCase):
+    def test_sequential_takes_n_units_whatever_p(self):
+        cost = time_units.cost(series("sequential"), 1024)
+        self.assertEqual((cost.time_units(32), cost.time_units(10 ** 6)), (1024, 1024))
+
+    def test_kogge_stone_1024_elements_on_32_units_is_320(self):
+        self.assertEqual(time_units.cost(series("kogge-stone", 1024, 1024), 1024).time_units(32), 320)
+
+    def test_brent_kung_1024_elements_on_32_units_is_304(self):
+        self.assertEqual(time_units.cost(series("brent-kung", 512, 1024), 1024).time_units(32), 304)
+        # Without a section size, a section is two elements per thread.
+        self.assertEqual(time_units.cost(series("brent-kung", 512), 1024).time_units(32), 304)
+
+    def test_three_phase_1024_elements_64_threads_on_32_units_is_about_74(self):
+        units = time_units.cost(series("three-phase", 64, 1024), 1024).time_units(32)
+        self.assertAlmostEqual(units, (1023 + 64 * 6 + 1024 - 64) / 32)
+        self.assertEqual(round(units), 74)
+
+
+class ModelTest(unittest.TestCase):
+    def test_with_more_units_than_work_the_steps_remain(self):
+        # Kogge-Stone on a section of 1024: 10 dependent steps however wide the machine.
+        self.assertEqual(time_units.cost(series("kogge-stone", 1024, 1024), 1024).time_units(10 ** 9), 10)
+
+    def test_sections_add_their_work_not_their_steps(self):
+        one = time_units.cost(series("brent-kung", 512, 1024), 1024)
+        four = time_units.cost(series("brent-kung", 512, 1024), 4096)
+        self.assertEqual((four.work, four.steps), (4 * one.work, one.steps))
+
+    def test_hierarchical_levels(self):
+        # 4096 elements in sections of 4: 1024 Brent-Kung sections (2 elements x 3 steps each),
+        # 4092 added back; 1024 totals in 256 sections, 1020 added back; 256, 64, 16, then 4
+        # totals in one section. Six levels of 3 steps, five add-backs of one step.
+        cost = time_units.cost(series("hierarchical", 2, 4), 4096)
+        sections = 1024 + 256 + 64 + 16 + 4 + 1
+        added = (4096 - 4) + (1024 - 4) + (256 - 4) + (64 - 4) + (16 - 4)
+        self.assertEqual((cost.work, cost.steps), (sections * 2 * 3 + added, 6 * 3 + 5))
+
+    def test_single_pass_chains_its_sections(self):
+        # 8 sections of 4: 8 x (2 x 3) Brent-Kung, 8 handoffs, 32 additions; 3 + 8 + 1 steps.
+        cost = time_units.cost(series("single-pass", 2, 4), 32)
+        self.assertEqual((cost.work, cost.steps), (8 * 6 + 8 + 32, 12))
+
+    def test_cpu_parallel_needs_the_thread_count(self):
+        self.assertIsNone(time_units.cost(series("cpu-parallel"), 1024))
+        cost = time_units.cost(series("cpu-parallel"), 1024, cpu_threads=16)
+        self.assertEqual((cost.work, cost.steps), (2 * 1024 + 16, 2 * 1024 / 16 + 16))
+
+    def test_what_the_chapter_does_not_analyse_has_no_model(self):
+        for algorithm in ("cub", "thrust", "copy", "some-new-scan"):
+            self.assertIsNone(time_units.cost(series(algorithm, 256, 512), 1024), algorithm)
+            self.assertIsNone(time_units.describe(algorithm))
+        self.assertIsNone(time_units.cost(series("three-phase", 64), 1024))  # no section size
+
+    def test_every_model_is_described(self):
+        for algorithm in time_units.MODELS:
+            self.assertTrue(time_units.describe(algorithm), algorithm)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -295,6 +295,15 @@ std::vector<PlantedCase> planted_cases() {
   too_large.stdout_contains = "launch status: cudaErrorInvalidValue";
   cases.push_back(too_large);
 
+  PlantedCase cg_scan = clean("CooperativeGroupsScanAndVotes", "cooperative_groups_scan", false);
+  cg_scan.stdout_contains = "block scans, sums and tile votes of 1024 elements match the host's";
+  cases.push_back(cg_scan);
+  cases.push_back(bug("TileSyncReachedByHalfTheTile", "tile_sync_half_warp", "warp-mask", [](const Outcome& o) {
+    EXPECT_THAT(o.process.err, HasSubstr("invalid thread_block_tile::sync"));
+  }));
+  cases.push_back(clean("TileSyncByTheWholeTile", "tile_sync_half_warp", true));
+  cases.push_back(bug("FullMaskShuffleInACoalescedBranch", "coalesced_aggregate", "warp-mask"));
+  cases.push_back(clean("CoalescedGroupAggregatedAtomic", "coalesced_aggregate", true));
   cases.push_back(with_env(clean("SharedAfterBarrier", "shared_after_barrier", false),
                            {{"SCANLAB_SIM_BLOCK_ORDER", "random"}, {"SCANLAB_SIM_RESIDENT_BLOCKS", "2"}}));
   return cases;
@@ -415,7 +424,8 @@ std::string source_stem(const ::testing::TestParamInfo<CompileErrorCase>& p) {
 INSTANTIATE_TEST_SUITE_P(Simcc, SimccCompileError,
                          ::testing::Values(CompileErrorCase{"inline_asm.cu", "inline PTX (asm)"},
                                            CompileErrorCase{"undeclared_name.cu", "launch_status"},
-                                           CompileErrorCase{"legacy_ballot.cu", "use __ballot_sync"}),
+                                           CompileErrorCase{"legacy_ballot.cu", "use __ballot_sync"},
+                                           CompileErrorCase{"grid_sync.cu", "grid-wide synchronization"}),
                          source_stem);
 
 }  // namespace

@@ -222,6 +222,15 @@ unsigned __ballot_sync(unsigned mask, int predicate, SCANLAB_SIM_SITE_PARAMS);
 int __any_sync(unsigned mask, int predicate, SCANLAB_SIM_SITE_PARAMS);
 int __all_sync(unsigned mask, int predicate, SCANLAB_SIM_SITE_PARAMS);
 unsigned __activemask();
+unsigned __match_any_sync(unsigned mask, unsigned long long value, SCANLAB_SIM_SITE_PARAMS);
+unsigned __match_all_sync(unsigned mask, unsigned long long value, int* predicate, SCANLAB_SIM_SITE_PARAMS);
+// Floating-point values match by their bits, as on a GPU.
+inline unsigned __match_any_sync(unsigned mask, float value, SCANLAB_SIM_SITE_PARAMS) {
+  return __match_any_sync(mask, static_cast<unsigned long long>(__builtin_bit_cast(unsigned, value)), scanlab_file, scanlab_line);
+}
+inline unsigned __match_any_sync(unsigned mask, double value, SCANLAB_SIM_SITE_PARAMS) {
+  return __match_any_sync(mask, __builtin_bit_cast(unsigned long long, value), scanlab_file, scanlab_line);
+}
 
 namespace scanlab::sim::detail {
 enum class ShuffleKind { index, up, down, bitwise_xor };

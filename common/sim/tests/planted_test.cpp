@@ -304,6 +304,20 @@ std::vector<PlantedCase> planted_cases() {
   cases.push_back(clean("TileSyncByTheWholeTile", "tile_sync_half_warp", true));
   cases.push_back(bug("FullMaskShuffleInACoalescedBranch", "coalesced_aggregate", "warp-mask"));
   cases.push_back(clean("CoalescedGroupAggregatedAtomic", "coalesced_aggregate", true));
+  cases.push_back(bug("ManagedMemoryReadBeforeSynchronizing", "managed_memory", "host-access", [](const Outcome& o) {
+    for (const JsonReport& r : o.reports) {
+      ASSERT_EQ(r.parties.size(), 2u);
+      EXPECT_EQ(r.parties[0].role, "read");
+      EXPECT_EQ(r.parties[1].role, "launch");
+    }
+  }));
+  PlantedCase managed = clean("ManagedMemoryAfterSynchronizing", "managed_memory", true);
+  managed.stdout_contains = "sum of squares 28500, __managed__ total 28500, expected 28500";
+  cases.push_back(managed);
+  cases.push_back(bug("SymbolCopyPastTheConstantArray", "sample_style", "api-misuse"));
+  PlantedCase sample = clean("SampleStyleQueriesConstantsPinnedStreams", "sample_style", true);
+  sample.stdout_contains = "0 of 300 pixels wrong";
+  cases.push_back(sample);
   cases.push_back(with_env(clean("SharedAfterBarrier", "shared_after_barrier", false),
                            {{"SCANLAB_SIM_BLOCK_ORDER", "random"}, {"SCANLAB_SIM_RESIDENT_BLOCKS", "2"}}));
   return cases;

@@ -439,7 +439,8 @@ INSTANTIATE_TEST_SUITE_P(Simcc, SimccCompileError,
                          ::testing::Values(CompileErrorCase{"inline_asm.cu", "inline PTX (asm)"},
                                            CompileErrorCase{"undeclared_name.cu", "launch_status"},
                                            CompileErrorCase{"legacy_ballot.cu", "use __ballot_sync"},
-                                           CompileErrorCase{"grid_sync.cu", "grid-wide synchronization"}),
+                                           CompileErrorCase{"grid_sync.cu", "grid-wide synchronization"},
+                                           CompileErrorCase{"half_precision.cu", "half-precision arithmetic"}),
                          source_stem);
 
 }  // namespace

@@ -56,6 +56,9 @@ inline void access(void* p, std::size_t bytes, std::uint8_t flags, std::uintptr_
       if (flags & kWrite) race_detector::release(t, address);
       else race_detector::acquire(t, address);
     }
+  } else if (flags & kVolatile) {  // a flag in a __device__ variable hands off like one in global memory
+    if (flags & kWrite) race_detector::release(t, address);
+    else race_detector::acquire(t, address);
   }
 }
 

@@ -176,17 +176,13 @@ std::uint64_t collective(CollectiveKind kind, unsigned mask, std::uint64_t value
                                   ", which have already exited");
   if (kind >= CollectiveKind::shfl_index && kind <= CollectiveKind::shfl_xor && (width < 1 || width > 32 || (width & (width - 1))))
     mask_error(t, name, site, "width " + std::to_string(width) + " is not a power of two from 1 to 32");
+  // A lane joins the collective of its mask and kind. Lanes of its mask may still be busy in
+  // another collective (the two halves of a binary partition each reduce, then the tile syncs):
+  // they come later. Collectives that can never complete are reported when the block is stuck.
   std::size_t index = w.pending.size();
   for (std::size_t i = 0; i < w.pending.size(); ++i)
-    if (w.pending[i].mask & mask) index = i;
-  if (index < w.pending.size()) {
-    const Group& g = w.pending[index];
-    if (g.mask != mask || g.kind != kind)
-      mask_error(t, name, site,
-                 "lane " + std::to_string(t->lane) + " passes mask " + hex(mask) + " while lanes " +
-                     lane_list(g.arrived) + " wait in " + name_of(g) + " at " + locate(g.site).text() +
-                     " with mask " + hex(g.mask));
-  } else {
+    if (w.pending[i].mask == mask && w.pending[i].kind == kind) index = i;
+  if (index == w.pending.size()) {
     Group g;
     g.kind = kind;
     g.name = name_or_null;
@@ -244,6 +240,32 @@ unsigned coalesce(const char* name, Site site) {
   if (form_if_complete(b, t->warp, index, t, false)) return static_cast<unsigned>(t->collective.result);
   scheduler::wait(t, Waiting::warp);
   return static_cast<unsigned>(t->collective.result);
+}
+
+bool report_mismatched_collectives(Block& b) {
+  for (unsigned wi = 0; wi < b.warps.size(); ++wi) {
+    const Warp& w = b.warps[wi];
+    for (const Group& g : w.pending)
+      for (const Group& h : w.pending) {
+        if (&g == &h || !(g.mask & h.mask) || g.kind == CollectiveKind::coalesce || h.kind == CollectiveKind::coalesce)
+          continue;
+        Thread* t = &b.threads[wi * kWarpSize + __builtin_ctz(h.arrived)];
+        Finding f;
+        f.kind = ReportKind::warp_mask;
+        f.headline = std::string("invalid ") + name_of(g) + ": lanes " + lane_list(g.arrived) + " wait with mask " +
+                     hex(g.mask) + " while lanes " + lane_list(h.arrived) + " wait in " + name_of(h) +
+                     " with mask " + hex(h.mask) + ", so neither can complete";
+        f.parties.push_back(party(name_of(g), &b.threads[wi * kWarpSize + __builtin_ctz(g.arrived)], locate(g.site)));
+        f.parties.push_back(party(name_of(h), t, locate(h.site)));
+        f.details.push_back("the mask must name exactly the lanes that execute this call, and they must all call "
+                            "the same intrinsic with the same mask");
+        f.details.push_back("the kernel was stopped; the launch reports cudaErrorLaunchFailure");
+        report(f);
+        scheduler::stop(*b.launch, cudaErrorLaunchFailure);
+        return true;
+      }
+  }
+  return false;
 }
 
 bool form_coalesced_groups(Block& b) {

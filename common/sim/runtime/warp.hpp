@@ -62,6 +62,10 @@ unsigned coalesce(const char* name, Site site);
 // true when any was formed.
 bool form_coalesced_groups(Block& b);
 
+// Where every thread of the block waits and two collectives of one warp wait for each other's
+// lanes (different masks or kinds), reports that and stops the launch; true when it did.
+bool report_mismatched_collectives(Block& b);
+
 // A lane that exits while others wait for it in a collective leaves them waiting forever:
 // reported, and the launch stops.
 void lane_exited(Thread& t);

@@ -30,6 +30,14 @@ inline unsigned linear_thread_index() {
 }
 inline unsigned lane_index() { return linear_thread_index() % 32u; }
 constexpr unsigned low_lanes(unsigned n) { return n >= 32 ? 0xffffffffu : (1u << n) - 1u; }
+// The lanes that exist in the caller's warp: fewer than 32 in the last warp of a block whose
+// size is not a multiple of 32. CUDA's tiles name all 32 (the hardware ignores the missing ones).
+inline unsigned existing_lanes() {
+  const Coordinates& c = coords("blockDim");
+  const unsigned threads = c.block_dim.x * c.block_dim.y * c.block_dim.z;
+  const unsigned first_of_warp = linear_thread_index() / 32u * 32u;
+  return low_lanes(threads - first_of_warp);
+}
 
 // A value of any trivially copyable type through 8-byte collectives, in as many pieces as it takes.
 template <class T, class PieceExchange>
@@ -87,6 +95,17 @@ class thread_block : public thread_group {
 };
 
 inline thread_block this_thread_block() { return thread_block(); }
+
+// Scratch for tiles of more than 32 threads, which the simulator does not partition into (the
+// tiled_partition<N> of such a tile fails the build with that reason).
+template <unsigned MaxBlockSize = 1024>
+struct block_tile_memory {
+  unsigned char reserved[16];
+};
+template <unsigned MaxBlockSize>
+thread_block this_thread_block(block_tile_memory<MaxBlockSize>&) {
+  return this_thread_block();
+}
 
 // The grid as a group: ranks and sizes work; its sync() does not build (see the top of the file).
 class grid_group {
@@ -165,6 +184,18 @@ class warp_group : public thread_group {
   unsigned match_any(T value, SCANLAB_SIM_SITE_PARAMS) const {
     return to_ranks(static_cast<unsigned>(collective(Op::match_any, bits_of(value), scanlab_file, scanlab_line, "match_any")));
   }
+  // The lanes of the group whose predicate (or label) is the caller's: binary_partition's and
+  // labeled_partition's groups.
+  unsigned lanes_agreeing(bool predicate, const char* file, unsigned line, const char* name) const {
+    const auto votes = static_cast<unsigned>(scanlab::sim::detail::group_collective(
+        Op::ballot, lanes_, predicate, 0, 32, name, file, line));
+    return predicate ? votes : lanes_ & ~votes;
+  }
+  template <class Label>
+  unsigned lanes_labelled(Label label, const char* file, unsigned line, const char* name) const {
+    return static_cast<unsigned>(
+        scanlab::sim::detail::group_collective(Op::match_any, lanes_, bits_of(label), 0, 32, name, file, line));
+  }
   template <class T>
   unsigned match_all(T value, int& predicate, SCANLAB_SIM_SITE_PARAMS) const {
     const auto lanes = static_cast<unsigned>(collective(Op::match_all, bits_of(value), scanlab_file, scanlab_line, "match_all"));
@@ -211,8 +242,9 @@ class tile_group : public warp_group {
   // The tile of `size` threads that holds the caller, within a parent group whose caller has
   // `parent_rank` among `parent_size` threads.
   tile_group(unsigned size, unsigned parent_rank, unsigned parent_size)
-      : warp_group(size, parent_rank % size, scanlab::sim::detail::low_lanes(size)
-                                                 << (scanlab::sim::detail::lane_index() / size * size)),
+      : warp_group(size, parent_rank % size,
+                   (scanlab::sim::detail::low_lanes(size) << (scanlab::sim::detail::lane_index() / size * size)) &
+                       scanlab::sim::detail::existing_lanes()),
         meta_rank_(parent_rank / size),
         meta_size_((parent_size + size - 1) / size) {}
   unsigned lane_of_rank(unsigned rank) const override { return __builtin_ctz(lanes_) + rank; }
@@ -228,7 +260,8 @@ class tile_group : public warp_group {
 template <unsigned N, class Parent = void>
 class thread_block_tile : public tile_group {
   static_assert(N >= 1 && N <= 32 && (N & (N - 1)) == 0,
-                "thread_block_tile<N>: the scanlab simulator supports tiles of 1, 2, 4, 8, 16 or 32 threads");
+                "thread_block_tile<N>: the scanlab simulator supports tiles of 1, 2, 4, 8, 16 or 32 threads "
+                "(tiles of several warps are not simulated)");
 
  public:
   static constexpr unsigned long long num_threads() { return N; }
@@ -296,6 +329,15 @@ class coalesced_group : public warp_group {
 };
 inline coalesced_group coalesced_threads(SCANLAB_SIM_SITE_PARAMS) {
   return coalesced_group(scanlab::sim::detail::coalesced_lanes(scanlab_file, scanlab_line));
+}
+
+// The members of a tile or coalesced group that share the caller's predicate, or label.
+inline coalesced_group binary_partition(const warp_group& parent, bool predicate, SCANLAB_SIM_SITE_PARAMS) {
+  return coalesced_group(parent.lanes_agreeing(predicate, scanlab_file, scanlab_line, "binary_partition"));
+}
+template <class Label>
+coalesced_group labeled_partition(const warp_group& parent, Label label, SCANLAB_SIM_SITE_PARAMS) {
+  return coalesced_group(parent.lanes_labelled(label, scanlab_file, scanlab_line, "labeled_partition"));
 }
 
 inline const char* warp_group::method_name(const char* method) const {

@@ -387,6 +387,17 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, F*, int b
   *blocks = block_size > 0 ? std::max(1, 2048 / block_size) : 0;
   return cudaSuccess;
 }
+// The largest block (or the limit given), and enough blocks of it to fill every multiprocessor.
+template <class F>
+cudaError_t cudaOccupancyMaxPotentialBlockSize(int* min_grid_size, int* block_size, F kernel,
+                                               std::size_t dynamic_shared_bytes = 0, int block_size_limit = 0) {
+  *block_size = block_size_limit > 0 && block_size_limit < 1024 ? block_size_limit : 1024;
+  int per_multiprocessor = 0, multiprocessors = 0;
+  cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, kernel, *block_size, dynamic_shared_bytes);
+  cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, 0);
+  *min_grid_size = per_multiprocessor * multiprocessors;
+  return cudaSuccess;
+}
 
 // ---- Built-in variables ---------------------------------------------------------------------
 namespace scanlab::sim::detail {

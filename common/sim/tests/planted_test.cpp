@@ -318,6 +318,9 @@ std::vector<PlantedCase> planted_cases() {
   PlantedCase sample = clean("SampleStyleQueriesConstantsPinnedStreams", "sample_style", true);
   sample.stdout_contains = "0 of 300 pixels wrong";
   cases.push_back(sample);
+  PlantedCase thrust = clean("ThrustDeviceVectorScanSortReduce", "thrust_scan", false);
+  thrust.stdout_contains = "total of the shifted exclusive scan: 17056503 (expected 17056503)";
+  cases.push_back(thrust);
   cases.push_back(with_env(clean("SharedAfterBarrier", "shared_after_barrier", false),
                            {{"SCANLAB_SIM_BLOCK_ORDER", "random"}, {"SCANLAB_SIM_RESIDENT_BLOCKS", "2"}}));
   return cases;

@@ -50,6 +50,11 @@
 #define __DEVICE_TYPES_H__
 #define __VECTOR_TYPES_H__
 #define __DEVICE_LAUNCH_PARAMETERS_H__
+// Thrust's device algorithms run on the host, in its C++ device system: device_vector's storage
+// is host memory, which kernels reach through raw_pointer_cast without the simulator's checks.
+#ifndef THRUST_DEVICE_SYSTEM
+#define THRUST_DEVICE_SYSTEM THRUST_DEVICE_SYSTEM_CPP
+#endif
 #define CUDART_INF_F __builtin_huge_valf()
 #define CUDART_INF __builtin_huge_val()
 #define CUDART_NAN_F __builtin_nanf("")

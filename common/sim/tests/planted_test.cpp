@@ -304,6 +304,7 @@ std::vector<PlantedCase> planted_cases() {
   cases.push_back(clean("TileSyncByTheWholeTile", "tile_sync_half_warp", true));
   cases.push_back(bug("FullMaskShuffleInACoalescedBranch", "coalesced_aggregate", "warp-mask"));
   cases.push_back(clean("CoalescedGroupAggregatedAtomic", "coalesced_aggregate", true));
+  cases.push_back(clean("CoalescedGroupBesideABarrier", "coalesced_before_barrier", false));
   cases.push_back(bug("ManagedMemoryReadBeforeSynchronizing", "managed_memory", "host-access", [](const Outcome& o) {
     for (const JsonReport& r : o.reports) {
       ASSERT_EQ(r.parties.size(), 2u);

@@ -23,8 +23,14 @@ int main() {
   total = 0;
   int device = 0;
   PLANTED_CHECK(cudaGetDevice(&device));
+#if CUDART_VERSION >= 13000  // a location instead of a device number since CUDA 13
+  const cudaMemLocation on_device{cudaMemLocationTypeDevice, device};
+  PLANTED_CHECK(cudaMemAdvise(values, n * sizeof(int), cudaMemAdviseSetPreferredLocation, on_device));
+  PLANTED_CHECK(cudaMemPrefetchAsync(values, n * sizeof(int), on_device, 0));
+#else
   PLANTED_CHECK(cudaMemAdvise(values, n * sizeof(int), cudaMemAdviseSetPreferredLocation, device));
   PLANTED_CHECK(cudaMemPrefetchAsync(values, n * sizeof(int), device));
+#endif
   square_and_sum<<<(n + 255) / 256, 256>>>(values, n);  // expect: host-access
 #ifdef PLANTED_FIXED
   PLANTED_CHECK(cudaDeviceSynchronize());

@@ -9,7 +9,9 @@
 #include <thrust/scan.h>
 #include <thrust/sort.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <vector>
 
 #include "planted.cuh"
 

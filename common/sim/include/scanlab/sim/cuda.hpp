@@ -160,6 +160,19 @@ enum cudaMemoryAdvise {
   cudaMemAdviseUnsetAccessedBy = 6,
 };
 
+// Where managed memory should live (CUDA 12.2's _v2 calls, the only form since CUDA 13).
+enum cudaMemLocationType {
+  cudaMemLocationTypeInvalid = 0,
+  cudaMemLocationTypeDevice = 1,
+  cudaMemLocationTypeHost = 2,
+  cudaMemLocationTypeHostNuma = 3,
+  cudaMemLocationTypeHostNumaCurrent = 4,
+};
+struct cudaMemLocation {
+  cudaMemLocationType type;
+  int id;
+};
+
 enum cudaMemoryType {
   cudaMemoryTypeUnregistered = 0,
   cudaMemoryTypeHost = 1,
@@ -287,6 +300,24 @@ cudaError_t cudaMallocManaged(T** ptr, std::size_t bytes, unsigned flags = cudaM
 }
 cudaError_t cudaMemPrefetchAsync(const void* ptr, std::size_t bytes, int device, cudaStream_t stream = nullptr);
 cudaError_t cudaMemAdvise(const void* ptr, std::size_t bytes, cudaMemoryAdvise advice, int device);
+// The location forms: a device location names its device, a host location the CPU.
+inline int scanlab_sim_device_of(cudaMemLocation location) {
+  return location.type == cudaMemLocationTypeDevice ? location.id : cudaCpuDeviceId;
+}
+inline cudaError_t cudaMemPrefetchAsync(const void* ptr, std::size_t bytes, cudaMemLocation location, unsigned,
+                                        cudaStream_t stream = nullptr) {
+  return cudaMemPrefetchAsync(ptr, bytes, scanlab_sim_device_of(location), stream);
+}
+inline cudaError_t cudaMemAdvise(const void* ptr, std::size_t bytes, cudaMemoryAdvise advice, cudaMemLocation location) {
+  return cudaMemAdvise(ptr, bytes, advice, scanlab_sim_device_of(location));
+}
+inline cudaError_t cudaMemPrefetchAsync_v2(const void* ptr, std::size_t bytes, cudaMemLocation location, unsigned flags,
+                                           cudaStream_t stream = nullptr) {
+  return cudaMemPrefetchAsync(ptr, bytes, location, flags, stream);
+}
+inline cudaError_t cudaMemAdvise_v2(const void* ptr, std::size_t bytes, cudaMemoryAdvise advice, cudaMemLocation location) {
+  return cudaMemAdvise(ptr, bytes, advice, location);
+}
 cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void* ptr, std::size_t bytes = 0,
                                      unsigned flags = cudaMemAttachSingle);
 cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attributes, const void* ptr);

@@ -281,6 +281,8 @@ std::vector<PlantedCase> planted_cases() {
 
   cases.push_back(bug("FlagHandoffWithoutFence", "flag_handoff", "race", writer_and_reader_blocks));
   cases.push_back(clean("FlagHandoffWithFence", "flag_handoff", true));
+  cases.push_back(bug("LastBlockTicketWithoutFence", "last_block_counter", "race"));
+  cases.push_back(clean("LastBlockTicketAfterFence", "last_block_counter", true));
   cases.push_back(bug("GlobalRaceInBlock", "global_race_in_block", "race", neighbouring_threads));
   cases.push_back(clean("GlobalExchangeAfterBarrier", "global_race_in_block", true));
   cases.push_back(bug("OutOfBoundsGlobal", "out_of_bounds_global", "out-of-bounds", thread_named(100)));

@@ -25,17 +25,17 @@ T atomic_update(T* p, Update update, std::uintptr_t pc) {
   }
   const auto address = reinterpret_cast<std::uintptr_t>(p);
   const bool device = memory::in_global(address) || memory::in_shared(address);
-  if (device) {
-    race_detector::check_access(t, address, sizeof(T), race_detector::kAtomic | race_detector::kWrite, pc);
-    race_detector::acquire(t, address);
-  }
+  // An atomic on a __device__ variable (host memory here, not checked for races) still hands
+  // what a block published over to the blocks that read it, like one on global memory.
+  if (device) race_detector::check_access(t, address, sizeof(T), race_detector::kAtomic | race_detector::kWrite, pc);
+  race_detector::acquire(t, address);
   const T old = *p;
   const T desired = update(old);
   if (std::memcmp(&old, &desired, sizeof(T)) != 0) {
     *p = desired;
     t->stored_since_yield = true;  // progress, for deadlock detection
   }
-  if (device) race_detector::release(t, address);
+  race_detector::release(t, address);
   scheduler::yield(t, pc);
   return old;
 }

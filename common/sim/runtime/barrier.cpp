@@ -140,6 +140,9 @@ void begin_block(Block& b) { b.barrier = BlockBarrier{}; }
 
 void release(Block& b) {
   if (b.barrier.waiting != b.live) {
+    // Lanes that wait in coalesced_threads() for lanes that cannot come form their group now.
+    if (warp::form_coalesced_groups(b)) return;
+    if (warp::report_mismatched_collectives(b)) return;
     report_stuck_block(b);
     return;
   }

@@ -8,6 +8,7 @@
 
 #include "counters.hpp"
 #include "global_memory.hpp"
+#include "managed_memory.hpp"
 #include "memory.hpp"
 #include "race_detector.hpp"
 #include "report.hpp"
@@ -36,7 +37,12 @@ inline void access(void* p, std::size_t bytes, std::uint8_t flags, std::uintptr_
   const auto address = reinterpret_cast<std::uintptr_t>(p);
   Thread* t = current_thread;
   if (!t) {
-    if (memory::regions.ready && memory::in_global(address)) report_host_access(address, flags, pc);
+    // Host code may touch managed memory (after synchronizing), never other device memory.
+    if (memory::regions.ready && memory::in_global(address)) {
+      if (!managed_memory::host_access(address, flags & kWrite, pc)) report_host_access(address, flags, pc);
+    } else if (managed_memory::in_managed_variables(address)) {
+      managed_memory::host_access(address, flags & kWrite, pc);
+    }
     return;
   }
   // A volatile access is how CUDA code spin-waits: give the other threads a turn. Before the
@@ -50,6 +56,9 @@ inline void access(void* p, std::size_t bytes, std::uint8_t flags, std::uintptr_
       if (flags & kWrite) race_detector::release(t, address);
       else race_detector::acquire(t, address);
     }
+  } else if (flags & kVolatile) {  // a flag in a __device__ variable hands off like one in global memory
+    if (flags & kWrite) race_detector::release(t, address);
+    else race_detector::acquire(t, address);
   }
 }
 

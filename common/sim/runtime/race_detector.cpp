@@ -220,7 +220,7 @@ void check_access(Thread* t, std::uintptr_t address, std::size_t bytes, std::uin
 
 void release(Thread* t, std::uintptr_t address) {
   Block* b = t->block;
-  if (!in_global(address)) return;
+  if (in_shared(address)) return;  // global memory, or a __device__ variable (a counter, a flag)
   const std::vector<std::uint32_t>& knows = b->race.knows;
   std::vector<std::uint32_t>& sync = sync_objects[address & ~std::uintptr_t{kGranule - 1}];
   if (sync.size() < std::max<std::size_t>(knows.size(), b->linear + 1))
@@ -230,7 +230,7 @@ void release(Thread* t, std::uintptr_t address) {
 }
 
 void acquire(Thread* t, std::uintptr_t address) {
-  if (!in_global(address)) return;
+  if (in_shared(address)) return;
   auto it = sync_objects.find(address & ~std::uintptr_t{kGranule - 1});
   if (it == sync_objects.end()) return;
   const std::vector<std::uint32_t>& sync = it->second;

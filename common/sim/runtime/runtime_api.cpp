@@ -4,10 +4,13 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
+#include <set>
 #include <string>
 
 #include "device_limits.hpp"
 #include "global_memory.hpp"
+#include "managed_memory.hpp"
 #include "memory.hpp"
 #include "report.hpp"
 #include "schedule.hpp"
@@ -48,14 +51,47 @@ cudaError_t check_host_pointer(const char* call, const char* which, const void* 
 struct Event {
   std::chrono::steady_clock::time_point when;
   bool recorded = false;
+  cudaStream_t stream = nullptr;
+  std::uint64_t launches = 0;  // launches made before it was recorded
 };
 
+// Pinned host memory: cudaMallocHost's and cudaHostAlloc's blocks, and registered ranges.
+std::mutex pinned_mutex;
+std::set<void*> pinned_blocks;
+std::set<void*> registered;
+
+// A device from the simulator's point of view: the one it simulates, or a misuse.
+bool valid_device(int device) { return device == 0; }
+
 }  // namespace
+
+cudaError_t copy_symbol(const char* call, void* dst, const void* src, std::size_t bytes, std::size_t offset,
+                        std::size_t symbol_bytes, const char* file, unsigned line) {
+  if (offset > symbol_bytes || bytes > symbol_bytes - offset) {
+    Finding f;
+    f.kind = ReportKind::api_misuse;
+    f.headline = std::string(call) + ": " + std::to_string(bytes) + " bytes at offset " + std::to_string(offset) +
+                 " do not fit in the " + std::to_string(symbol_bytes) + "-byte variable";
+    f.parties.push_back(host_party("call", locate(Site{file, line})));
+    f.details.push_back("the call returns cudaErrorInvalidValue");
+    report(f);
+    return cudaErrorInvalidValue;
+  }
+  if (bytes) std::memmove(dst, src, bytes);
+  return cudaSuccess;
+}
+
 }  // namespace scanlab::sim::detail
 
 using namespace scanlab::sim::detail;
 
-cudaError_t cudaDeviceSynchronize() { return cudaPeekAtLastError(); }
+// Kernels have run by the time they are launched; what the calls that wait for them still do is
+// tell managed memory that the host may use it again.
+cudaError_t cudaDeviceSynchronize() {
+  managed_memory::synchronized_all();
+  return cudaPeekAtLastError();
+}
+cudaError_t cudaThreadSynchronize() { return cudaDeviceSynchronize(); }
 cudaError_t cudaGetDeviceCount(int* count) {
   *count = 1;
   return cudaSuccess;
@@ -64,7 +100,29 @@ cudaError_t cudaGetDevice(int* device) {
   *device = 0;
   return cudaSuccess;
 }
-cudaError_t cudaSetDevice(int device) { return device == 0 ? cudaSuccess : cudaErrorInvalidDevice; }
+cudaError_t cudaSetDevice(int device) { return valid_device(device) ? cudaSuccess : cudaErrorInvalidDevice; }
+cudaError_t cudaSetDeviceFlags(unsigned) { return cudaSuccess; }
+cudaError_t cudaGetDeviceFlags(unsigned* flags) {
+  *flags = cudaDeviceMapHost;
+  return cudaSuccess;
+}
+cudaError_t cudaChooseDevice(int* device, const cudaDeviceProp*) {
+  *device = 0;
+  return cudaSuccess;
+}
+cudaError_t cudaDriverGetVersion(int* version) {
+  *version = CUDART_VERSION;
+  return cudaSuccess;
+}
+cudaError_t cudaRuntimeGetVersion(int* version) {
+  *version = CUDART_VERSION;
+  return cudaSuccess;
+}
+cudaError_t cudaDeviceGetStreamPriorityRange(int* least, int* greatest) {
+  if (least) *least = 0;
+  if (greatest) *greatest = 0;
+  return cudaSuccess;
+}
 
 cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
   if (device != 0) return cudaErrorInvalidDevice;
@@ -88,6 +146,24 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
   prop->multiProcessorCount = static_cast<int>(schedule().resident_blocks);
   prop->major = 9;
   prop->minor = 0;
+  // An H100's clocks and caches, for programs that print or compute with them; the simulator's
+  // own capabilities for what changes behaviour: no cooperative launch, and host access to
+  // managed memory only after synchronization (as on a device without concurrent managed access).
+  prop->clockRate = 1980000;  // kHz
+  prop->memoryClockRate = 2619000;
+  prop->memoryBusWidth = 5120;
+  prop->l2CacheSize = 50 * 1024 * 1024;
+  prop->totalConstMem = 64 * 1024;
+  prop->memPitch = 2147483647;
+  prop->textureAlignment = 512;
+  prop->regsPerMultiprocessor = 65536;
+  prop->computeMode = cudaComputeModeDefault;
+  prop->canMapHostMemory = 1;
+  prop->concurrentKernels = 1;
+  prop->deviceOverlap = 1;
+  prop->asyncEngineCount = 2;
+  prop->unifiedAddressing = 1;
+  prop->managedMemory = 1;
   return cudaSuccess;
 }
 
@@ -96,10 +172,47 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) 
   if (cudaError_t e = cudaGetDeviceProperties(&p, device); e != cudaSuccess) return e;
   switch (attr) {
     case cudaDevAttrMaxThreadsPerBlock: *value = p.maxThreadsPerBlock; break;
+    case cudaDevAttrMaxBlockDimX: *value = p.maxThreadsDim[0]; break;
+    case cudaDevAttrMaxBlockDimY: *value = p.maxThreadsDim[1]; break;
+    case cudaDevAttrMaxBlockDimZ: *value = p.maxThreadsDim[2]; break;
+    case cudaDevAttrMaxGridDimX: *value = p.maxGridSize[0]; break;
+    case cudaDevAttrMaxGridDimY: *value = p.maxGridSize[1]; break;
+    case cudaDevAttrMaxGridDimZ: *value = p.maxGridSize[2]; break;
+    case cudaDevAttrMaxSharedMemoryPerBlock: *value = static_cast<int>(p.sharedMemPerBlock); break;
+    case cudaDevAttrTotalConstantMemory: *value = static_cast<int>(p.totalConstMem); break;
     case cudaDevAttrWarpSize: *value = p.warpSize; break;
+    case cudaDevAttrMaxRegistersPerBlock: *value = p.regsPerBlock; break;
+    case cudaDevAttrClockRate: *value = p.clockRate; break;
+    case cudaDevAttrGpuOverlap: *value = p.deviceOverlap; break;
     case cudaDevAttrMultiProcessorCount: *value = p.multiProcessorCount; break;
+    case cudaDevAttrKernelExecTimeout: *value = p.kernelExecTimeoutEnabled; break;
+    case cudaDevAttrIntegrated: *value = p.integrated; break;
+    case cudaDevAttrCanMapHostMemory: *value = p.canMapHostMemory; break;
+    case cudaDevAttrComputeMode: *value = p.computeMode; break;
+    case cudaDevAttrConcurrentKernels: *value = p.concurrentKernels; break;
+    case cudaDevAttrEccEnabled: *value = p.ECCEnabled; break;
+    case cudaDevAttrPciBusId: *value = p.pciBusID; break;
+    case cudaDevAttrPciDeviceId: *value = p.pciDeviceID; break;
+    case cudaDevAttrPciDomainId: *value = p.pciDomainID; break;
+    case cudaDevAttrMemoryClockRate: *value = p.memoryClockRate; break;
+    case cudaDevAttrGlobalMemoryBusWidth: *value = p.memoryBusWidth; break;
+    case cudaDevAttrL2CacheSize: *value = p.l2CacheSize; break;
+    case cudaDevAttrMaxThreadsPerMultiProcessor: *value = p.maxThreadsPerMultiProcessor; break;
+    case cudaDevAttrAsyncEngineCount: *value = p.asyncEngineCount; break;
+    case cudaDevAttrUnifiedAddressing: *value = p.unifiedAddressing; break;
+    case cudaDevAttrComputeCapabilityMajor: *value = p.major; break;
+    case cudaDevAttrComputeCapabilityMinor: *value = p.minor; break;
+    case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *value = static_cast<int>(p.sharedMemPerMultiprocessor); break;
+    case cudaDevAttrMaxRegistersPerMultiprocessor: *value = p.regsPerMultiprocessor; break;
+    case cudaDevAttrManagedMemory: *value = p.managedMemory; break;
+    case cudaDevAttrIsMultiGpuBoard: *value = p.isMultiGpuBoard; break;
+    case cudaDevAttrConcurrentManagedAccess: *value = p.concurrentManagedAccess; break;
+    case cudaDevAttrCooperativeLaunch: *value = p.cooperativeLaunch; break;
+    case cudaDevAttrCooperativeMultiDeviceLaunch: *value = p.cooperativeMultiDeviceLaunch; break;
     case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = static_cast<int>(p.sharedMemPerBlockOptin); break;
-    default: return cudaErrorInvalidValue;
+    case cudaDevAttrMaxBlocksPerMultiprocessor: *value = p.maxBlocksPerMultiProcessor; break;
+    default: return misuse("cudaDeviceGetAttribute", "attribute " + std::to_string(static_cast<int>(attr)) +
+                                                         " is not one the simulator knows");
   }
   return cudaSuccess;
 }
@@ -110,8 +223,59 @@ cudaError_t cudaMalloc(void** ptr, std::size_t bytes, const char* file, unsigned
   return *ptr ? cudaSuccess : cudaErrorMemoryAllocation;
 }
 
+cudaError_t cudaMallocManaged(void** ptr, std::size_t bytes, unsigned flags, const char* file, unsigned line) {
+  if (!ptr) return misuse("cudaMallocManaged", "the output pointer is null");
+  if (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost)
+    return misuse("cudaMallocManaged", "flags must be cudaMemAttachGlobal or cudaMemAttachHost");
+  *ptr = global_memory::allocate(bytes, Site{file, line});
+  if (!*ptr) return cudaErrorMemoryAllocation;
+  managed_memory::add(*ptr, bytes);
+  return cudaSuccess;
+}
+
+namespace {
+bool managed_range(const void* p, std::size_t bytes) {
+  cudaPointerAttributes a;
+  return cudaPointerGetAttributes(&a, p) == cudaSuccess && a.type == cudaMemoryTypeManaged &&
+         global_memory::range_live(p, bytes);
+}
+}  // namespace
+
+cudaError_t cudaMemPrefetchAsync(const void* ptr, std::size_t bytes, int device, cudaStream_t) {
+  if (device != cudaCpuDeviceId && !valid_device(device)) return misuse("cudaMemPrefetchAsync", "invalid device");
+  if (!managed_range(ptr, bytes)) return misuse("cudaMemPrefetchAsync", "the range is not managed memory");
+  return cudaSuccess;
+}
+cudaError_t cudaMemAdvise(const void* ptr, std::size_t bytes, cudaMemoryAdvise, int device) {
+  if (device != cudaCpuDeviceId && !valid_device(device)) return misuse("cudaMemAdvise", "invalid device");
+  if (!managed_range(ptr, bytes)) return misuse("cudaMemAdvise", "the range is not managed memory");
+  return cudaSuccess;
+}
+cudaError_t cudaStreamAttachMemAsync(cudaStream_t, void* ptr, std::size_t bytes, unsigned) {
+  if (!managed_range(ptr, bytes ? bytes : 1)) return misuse("cudaStreamAttachMemAsync", "the range is not managed memory");
+  return cudaSuccess;
+}
+
+cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attributes, const void* ptr) {
+  const auto a = reinterpret_cast<std::uintptr_t>(ptr);
+  *attributes = cudaPointerAttributes{cudaMemoryTypeUnregistered, 0, nullptr, nullptr};
+  if (managed_memory::in_managed_variables(a) ||
+      (is_device_address(ptr) && memory::in_global(a) && managed_memory::is_managed(a))) {
+    *attributes = cudaPointerAttributes{cudaMemoryTypeManaged, 0, const_cast<void*>(ptr), const_cast<void*>(ptr)};
+  } else if (is_device_address(ptr)) {
+    *attributes = cudaPointerAttributes{cudaMemoryTypeDevice, 0, const_cast<void*>(ptr), nullptr};
+  } else {
+    std::lock_guard<std::mutex> lock(pinned_mutex);
+    if (pinned_blocks.count(const_cast<void*>(ptr)) || registered.count(const_cast<void*>(ptr)))
+      *attributes = cudaPointerAttributes{cudaMemoryTypeHost, 0, const_cast<void*>(ptr), const_cast<void*>(ptr)};
+  }
+  return cudaSuccess;
+}
+
 cudaError_t cudaFree(void* ptr) {
   if (!ptr) return cudaSuccess;
+  cudaDeviceSynchronize();  // cudaFree waits for the device, as on a GPU
+  managed_memory::remove(ptr);
   using global_memory::FreeResult;
   switch (global_memory::deallocate(ptr)) {
     case FreeResult::freed: return cudaSuccess;
@@ -124,16 +288,52 @@ cudaError_t cudaFree(void* ptr) {
 }
 
 cudaError_t cudaMallocHost(void** ptr, std::size_t bytes) {
+  if (!ptr) return misuse("cudaMallocHost", "the output pointer is null");
   *ptr = std::aligned_alloc(256, (bytes + 255) / 256 * 256 + 256);
-  return *ptr ? cudaSuccess : cudaErrorMemoryAllocation;
+  if (!*ptr) return cudaErrorMemoryAllocation;
+  std::lock_guard<std::mutex> lock(pinned_mutex);
+  pinned_blocks.insert(*ptr);
+  return cudaSuccess;
 }
 
+cudaError_t cudaHostAlloc(void** ptr, std::size_t bytes, unsigned) { return cudaMallocHost(ptr, bytes); }
+
 cudaError_t cudaFreeHost(void* ptr) {
+  if (!ptr) return cudaSuccess;
+  {
+    std::lock_guard<std::mutex> lock(pinned_mutex);
+    if (!pinned_blocks.erase(ptr))
+      return misuse("cudaFreeHost", "the pointer is not from cudaMallocHost or cudaHostAlloc");
+  }
   std::free(ptr);
   return cudaSuccess;
 }
 
-cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind) {
+cudaError_t cudaHostRegister(void* ptr, std::size_t bytes, unsigned) {
+  if (!ptr || bytes == 0) return misuse("cudaHostRegister", "the range is empty");
+  if (is_device_address(ptr)) return misuse("cudaHostRegister", "the pointer is device memory");
+  std::lock_guard<std::mutex> lock(pinned_mutex);
+  if (!registered.insert(ptr).second) return cudaErrorHostMemoryAlreadyRegistered;
+  return cudaSuccess;
+}
+
+cudaError_t cudaHostUnregister(void* ptr) {
+  std::lock_guard<std::mutex> lock(pinned_mutex);
+  return registered.erase(ptr) ? cudaSuccess : cudaErrorHostMemoryNotRegistered;
+}
+
+// Mapped (zero-copy) host memory: the device sees it at the same address (unified addressing).
+// Kernels' accesses to host memory are not checked.
+cudaError_t cudaHostGetDevicePointer(void** device_ptr, void* host_ptr, unsigned) {
+  std::lock_guard<std::mutex> lock(pinned_mutex);
+  if (!pinned_blocks.count(host_ptr) && !registered.count(host_ptr))
+    return misuse("cudaHostGetDevicePointer", "the pointer is not pinned host memory");
+  *device_ptr = host_ptr;
+  return cudaSuccess;
+}
+
+namespace {
+cudaError_t copy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind) {
   if (bytes == 0) return cudaSuccess;
   if (current_thread) return misuse("cudaMemcpy", "called from a kernel", cudaErrorNotSupported);
   if (kind == cudaMemcpyDefault)
@@ -163,9 +363,17 @@ cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpy
   std::memmove(dst, src, bytes);
   return cudaSuccess;
 }
+}  // namespace
+
+// cudaMemcpy waits for the kernels before it (the default stream's order) and returns when the
+// copy is done; cudaMemcpyAsync does neither.
+cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind) {
+  if (!current_thread) managed_memory::synchronized_all();
+  return copy(dst, src, bytes, kind);
+}
 
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind, cudaStream_t) {
-  return cudaMemcpy(dst, src, bytes, kind);
+  return copy(dst, src, bytes, kind);
 }
 
 cudaError_t cudaMemset(void* ptr, int value, std::size_t bytes) {
@@ -185,13 +393,59 @@ cudaError_t cudaMemGetInfo(std::size_t* free_bytes, std::size_t* total_bytes) {
   return cudaSuccess;
 }
 
-cudaError_t cudaStreamCreate(cudaStream_t* stream) {
-  *stream = nullptr;
+// Streams are real handles, so that synchronizing one stream releases only its kernels'
+// managed memory; work runs when it is issued, so every stream is always idle.
+struct CUstream_st {
+  unsigned flags = 0;
+};
+
+namespace {
+Event* event_of(cudaEvent_t e) { return reinterpret_cast<Event*>(e); }
+}  // namespace
+
+cudaError_t cudaStreamCreate(cudaStream_t* stream) { return cudaStreamCreateWithFlags(stream, cudaStreamDefault); }
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned flags) {
+  if (!stream) return misuse("cudaStreamCreate", "the output pointer is null");
+  *stream = new CUstream_st{flags};
   return cudaSuccess;
 }
-cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned) { return cudaStreamCreate(stream); }
-cudaError_t cudaStreamDestroy(cudaStream_t) { return cudaSuccess; }
-cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaPeekAtLastError(); }
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned flags, int) {
+  return cudaStreamCreateWithFlags(stream, flags);
+}
+namespace {
+bool is_default_stream(cudaStream_t s) { return !s || s == cudaStreamLegacy || s == cudaStreamPerThread; }
+}  // namespace
+cudaError_t cudaStreamDestroy(cudaStream_t stream) {
+  if (is_default_stream(stream)) return misuse("cudaStreamDestroy", "the default stream cannot be destroyed",
+                                               cudaErrorInvalidResourceHandle);
+  managed_memory::synchronized(stream);
+  delete stream;
+  return cudaSuccess;
+}
+cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
+  managed_memory::synchronized(is_default_stream(stream) ? nullptr : stream);
+  return cudaPeekAtLastError();
+}
+cudaError_t cudaStreamQuery(cudaStream_t stream) {
+  // Every stream is idle here; a program that sees that may use what its kernels wrote.
+  managed_memory::synchronized(is_default_stream(stream) ? nullptr : stream);
+  return cudaSuccess;
+}
+cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t event, unsigned) {
+  return event ? cudaSuccess : cudaErrorInvalidResourceHandle;
+}
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* user_data) {
+  if (!fn) return misuse("cudaLaunchHostFunc", "the function is null");
+  managed_memory::synchronized(is_default_stream(stream) ? nullptr : stream);  // it runs after the stream's work
+  fn(user_data);
+  return cudaSuccess;
+}
+cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void* user_data, unsigned) {
+  if (!callback) return misuse("cudaStreamAddCallback", "the callback is null");
+  managed_memory::synchronized(is_default_stream(stream) ? nullptr : stream);
+  callback(stream, cudaPeekAtLastError(), user_data);
+  return cudaSuccess;
+}
 
 cudaError_t cudaEventCreate(cudaEvent_t* event) {
   *event = reinterpret_cast<cudaEvent_t>(new Event());
@@ -199,20 +453,28 @@ cudaError_t cudaEventCreate(cudaEvent_t* event) {
 }
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned) { return cudaEventCreate(event); }
 cudaError_t cudaEventDestroy(cudaEvent_t event) {
-  delete reinterpret_cast<Event*>(event);
+  delete event_of(event);
   return cudaSuccess;
 }
-cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t) {
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
   if (!event) return cudaErrorInvalidResourceHandle;
-  auto* e = reinterpret_cast<Event*>(event);
+  Event* e = event_of(event);
   e->when = std::chrono::steady_clock::now();
   e->recorded = true;
+  e->stream = is_default_stream(stream) ? nullptr : stream;
+  e->launches = managed_memory::launches_so_far();
   return cudaSuccess;
 }
-cudaError_t cudaEventSynchronize(cudaEvent_t event) { return event ? cudaSuccess : cudaErrorInvalidResourceHandle; }
+cudaError_t cudaEventSynchronize(cudaEvent_t event) {
+  if (!event) return cudaErrorInvalidResourceHandle;
+  const Event* e = event_of(event);
+  if (e->recorded) managed_memory::synchronized_up_to(e->stream, e->launches);
+  return cudaSuccess;
+}
+cudaError_t cudaEventQuery(cudaEvent_t event) { return cudaEventSynchronize(event); }
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
-  auto* a = reinterpret_cast<Event*>(start);
-  auto* b = reinterpret_cast<Event*>(end);
+  auto* a = event_of(start);
+  auto* b = event_of(end);
   if (!a || !b) return cudaErrorInvalidResourceHandle;
   if (!a->recorded || !b->recorded) return cudaErrorInvalidResourceHandle;
   *ms = std::chrono::duration<float, std::milli>(b->when - a->when).count();

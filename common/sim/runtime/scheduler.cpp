@@ -20,6 +20,7 @@
 #include "fiber_stacks.hpp"
 #include "launch.hpp"
 #include "launch_configuration.hpp"
+#include "managed_memory.hpp"
 #include "race_detector.hpp"
 #include "report.hpp"
 #include "schedule.hpp"
@@ -304,6 +305,7 @@ void launch(const LaunchRequest& request) {
   }
   for (Block* b : resident) end_block(*b);  // only a stopped launch leaves blocks behind
   if (launch.error != cudaSuccess) set_pending_error(launch.error);
+  managed_memory::kernel_launched(launch.site, request.stream);
 }
 
 }  // namespace scanlab::sim::detail

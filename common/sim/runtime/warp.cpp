@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <string>
 
 #include "block.hpp"
@@ -26,6 +27,9 @@ const char* collective_name(CollectiveKind kind) {
     case CollectiveKind::shfl_up: return "__shfl_up_sync";
     case CollectiveKind::shfl_down: return "__shfl_down_sync";
     case CollectiveKind::shfl_xor: return "__shfl_xor_sync";
+    case CollectiveKind::match_any: return "__match_any_sync";
+    case CollectiveKind::match_all: return "__match_all_sync";
+    case CollectiveKind::coalesce: return "coalesced_threads";
   }
   return "warp intrinsic";
 }
@@ -45,11 +49,13 @@ std::string lane_list(unsigned lanes) {
   return s;
 }
 
-[[noreturn]] void mask_error(Thread* t, CollectiveKind kind, Site site, const std::string& problem) {
+const char* name_of(const Group& g) { return g.name ? g.name : collective_name(g.kind); }
+
+[[noreturn]] void mask_error(Thread* t, const char* name, Site site, const std::string& problem) {
   Finding f;
   f.kind = ReportKind::warp_mask;
-  f.headline = std::string("invalid ") + collective_name(kind) + ": " + problem;
-  f.parties.push_back(party(collective_name(kind), t, locate(site)));
+  f.headline = std::string("invalid ") + name + ": " + problem;
+  f.parties.push_back(party(name, t, locate(site)));
   f.details.push_back("the mask must name exactly the lanes that execute this call, the caller included; "
                       "__activemask() or a ballot of the participating lanes gives it");
   f.details.push_back("the kernel was stopped; the launch reports cudaErrorLaunchFailure");
@@ -57,8 +63,10 @@ std::string lane_list(unsigned lanes) {
   scheduler::abort_kernel(t, cudaErrorLaunchFailure);
 }
 
-void complete(Block& b, Group g, Thread* caller) {
-  Thread* lanes = &b.threads[caller->warp * kWarpSize];
+// Computes every lane's result and wakes the lanes that wait; `caller` (the last to arrive, or
+// null when the block formed a coalesced group) runs on without waking.
+void complete(Block& b, Group g, unsigned warp_index, Thread* caller) {
+  Thread* lanes = &b.threads[warp_index * kWarpSize];
   const unsigned mask = g.mask;
   auto each = [&](auto&& f) {
     for (unsigned l = 0; l < kWarpSize; ++l)
@@ -77,6 +85,20 @@ void complete(Block& b, Group g, Thread* caller) {
       each([&](Thread& t, unsigned) { t.collective.result = result; });
       break;
     }
+    case CollectiveKind::match_any:
+    case CollectiveKind::match_all: {
+      bool all_equal = true;
+      each([&](Thread& t, unsigned) {
+        unsigned same = 0;
+        each([&](Thread& other, unsigned o) { same |= other.collective.value == t.collective.value ? (1u << o) : 0u; });
+        t.collective.result = same;
+        all_equal = all_equal && same == mask;
+      });
+      if (g.kind == CollectiveKind::match_all)
+        each([&](Thread& t, unsigned) { t.collective.result = all_equal ? mask : 0u; });
+      break;
+    }
+    case CollectiveKind::coalesce: each([&](Thread& t, unsigned) { t.collective.result = mask; }); break;
     default: {
       const unsigned width = static_cast<unsigned>(g.width);
       std::array<std::uint64_t, kWarpSize> result{};
@@ -98,7 +120,7 @@ void complete(Block& b, Group g, Thread* caller) {
           default: break;
         }
         if (!(mask & (1u << source)))
-          mask_error(&t, g.kind, g.site,
+          mask_error(&t, name_of(g), g.site,
                      "lane " + std::to_string(l) + " reads lane " + std::to_string(source) +
                          ", which is not in the mask " + hex(mask) + " (its value is undefined)");
         result[l] = lanes[source].collective.value;
@@ -113,45 +135,57 @@ void complete(Block& b, Group g, Thread* caller) {
   b.progress = true;
 }
 
-std::uint64_t collective(CollectiveKind kind, unsigned mask, std::uint64_t value, int argument, int width,
-                         const char* file, unsigned line) {
+Thread* calling_thread(const char* name, Site site) {
   Thread* t = current_thread;
-  const Site site{file, line};
   if (!t) {
     Finding f;
     f.kind = ReportKind::unsupported;
-    f.headline = std::string(collective_name(kind)) + "() called from host code";
+    f.headline = std::string(name) + "() called from host code";
     f.parties.push_back(host_party("call", locate(site)));
     report(f);
-    return value;
   }
+  return t;
+}
+
+std::uint64_t vote(CollectiveKind kind, unsigned mask, int predicate, const char* file, unsigned line) {
+  return collective(kind, mask, predicate != 0, 0, 32, nullptr, Site{file, line});
+}
+
+bool same_site(Site a, Site b) {
+  return a.line == b.line && (a.file == b.file || (a.file && b.file && std::strcmp(a.file, b.file) == 0));
+}
+
+}  // namespace
+
+std::uint64_t collective(CollectiveKind kind, unsigned mask, std::uint64_t value, int argument, int width,
+                         const char* name_or_null, Site site) {
+  const char* name = name_or_null ? name_or_null : collective_name(kind);
+  Thread* t = calling_thread(name, site);
+  if (!t) return value;
   Block& b = *t->block;
   Warp& w = b.warps[t->warp];
   const unsigned bit = 1u << t->lane;
   if (!(mask & bit))
-    mask_error(t, kind, site, "the calling lane " + std::to_string(t->lane) + " is not in the mask " + hex(mask));
+    mask_error(t, name, site, "the calling lane " + std::to_string(t->lane) + " is not in the mask " + hex(mask));
   if (mask & ~w.existing)
-    mask_error(t, kind, site,
+    mask_error(t, name, site,
                "the mask " + hex(mask) + " names lanes " + lane_list(mask & ~w.existing) +
                    ", which do not exist (the block has " + std::to_string(b.thread_count) + " threads)");
   if (mask & w.exited)
-    mask_error(t, kind, site, "the mask " + hex(mask) + " names lanes " + lane_list(mask & w.exited) +
+    mask_error(t, name, site, "the mask " + hex(mask) + " names lanes " + lane_list(mask & w.exited) +
                                   ", which have already exited");
-  if (kind >= CollectiveKind::shfl_index && (width < 1 || width > 32 || (width & (width - 1))))
-    mask_error(t, kind, site, "width " + std::to_string(width) + " is not a power of two from 1 to 32");
+  if (kind >= CollectiveKind::shfl_index && kind <= CollectiveKind::shfl_xor && (width < 1 || width > 32 || (width & (width - 1))))
+    mask_error(t, name, site, "width " + std::to_string(width) + " is not a power of two from 1 to 32");
+  // A lane joins the collective of its mask and kind. Lanes of its mask may still be busy in
+  // another collective (the two halves of a binary partition each reduce, then the tile syncs):
+  // they come later. Collectives that can never complete are reported when the block is stuck.
   std::size_t index = w.pending.size();
   for (std::size_t i = 0; i < w.pending.size(); ++i)
-    if (w.pending[i].mask & mask) index = i;
-  if (index < w.pending.size()) {
-    const Group& g = w.pending[index];
-    if (g.mask != mask || g.kind != kind)
-      mask_error(t, kind, site,
-                 "lane " + std::to_string(t->lane) + " passes mask " + hex(mask) + " while lanes " +
-                     lane_list(g.arrived) + " wait in " + collective_name(g.kind) + " at " + locate(g.site).text() +
-                     " with mask " + hex(g.mask));
-  } else {
+    if (w.pending[i].mask == mask && w.pending[i].kind == kind) index = i;
+  if (index == w.pending.size()) {
     Group g;
     g.kind = kind;
+    g.name = name_or_null;
     g.mask = mask;
     g.width = width;
     g.site = site;
@@ -164,18 +198,83 @@ std::uint64_t collective(CollectiveKind kind, unsigned mask, std::uint64_t value
   if (g.arrived == g.mask) {
     Group done = g;
     w.pending.erase(w.pending.begin() + static_cast<std::ptrdiff_t>(index));
-    complete(b, done, t);
+    complete(b, done, t->warp, t);
     return t->collective.result;
   }
   scheduler::wait(t, Waiting::warp);
   return t->collective.result;
 }
 
-std::uint64_t vote(CollectiveKind kind, unsigned mask, int predicate, const char* file, unsigned line) {
-  return collective(kind, mask, predicate != 0, 0, 32, file, line);
+namespace {
+
+// A coalesced group waits with mask 0 (it overlaps no other collective) until it forms.
+bool form_if_complete(Block& b, unsigned warp_index, std::size_t index, Thread* caller, bool force) {
+  Warp& w = b.warps[warp_index];
+  Group& g = w.pending[index];
+  if (!force && g.arrived != (w.existing & ~w.exited)) return false;
+  Group done = g;
+  done.mask = done.arrived;
+  w.pending.erase(w.pending.begin() + static_cast<std::ptrdiff_t>(index));
+  complete(b, done, warp_index, caller);
+  return true;
 }
 
 }  // namespace
+
+unsigned coalesce(const char* name, Site site) {
+  Thread* t = calling_thread(name, site);
+  if (!t) return 1;
+  Block& b = *t->block;
+  Warp& w = b.warps[t->warp];
+  std::size_t index = w.pending.size();
+  for (std::size_t i = 0; i < w.pending.size(); ++i)
+    if (w.pending[i].kind == CollectiveKind::coalesce && same_site(w.pending[i].site, site)) index = i;
+  if (index == w.pending.size()) {
+    Group g;
+    g.kind = CollectiveKind::coalesce;
+    g.name = name;
+    g.site = site;
+    w.pending.push_back(g);
+  }
+  w.pending[index].arrived |= 1u << t->lane;
+  if (form_if_complete(b, t->warp, index, t, false)) return static_cast<unsigned>(t->collective.result);
+  scheduler::wait(t, Waiting::warp);
+  return static_cast<unsigned>(t->collective.result);
+}
+
+bool report_mismatched_collectives(Block& b) {
+  for (unsigned wi = 0; wi < b.warps.size(); ++wi) {
+    const Warp& w = b.warps[wi];
+    for (const Group& g : w.pending)
+      for (const Group& h : w.pending) {
+        if (&g == &h || !(g.mask & h.mask) || g.kind == CollectiveKind::coalesce || h.kind == CollectiveKind::coalesce)
+          continue;
+        Thread* t = &b.threads[wi * kWarpSize + __builtin_ctz(h.arrived)];
+        Finding f;
+        f.kind = ReportKind::warp_mask;
+        f.headline = std::string("invalid ") + name_of(g) + ": lanes " + lane_list(g.arrived) + " wait with mask " +
+                     hex(g.mask) + " while lanes " + lane_list(h.arrived) + " wait in " + name_of(h) +
+                     " with mask " + hex(h.mask) + ", so neither can complete";
+        f.parties.push_back(party(name_of(g), &b.threads[wi * kWarpSize + __builtin_ctz(g.arrived)], locate(g.site)));
+        f.parties.push_back(party(name_of(h), t, locate(h.site)));
+        f.details.push_back("the mask must name exactly the lanes that execute this call, and they must all call "
+                            "the same intrinsic with the same mask");
+        f.details.push_back("the kernel was stopped; the launch reports cudaErrorLaunchFailure");
+        report(f);
+        scheduler::stop(*b.launch, cudaErrorLaunchFailure);
+        return true;
+      }
+  }
+  return false;
+}
+
+bool form_coalesced_groups(Block& b) {
+  bool formed = false;
+  for (unsigned w = 0; w < b.warps.size(); ++w)
+    for (std::size_t i = b.warps[w].pending.size(); i-- > 0;)
+      if (b.warps[w].pending[i].kind == CollectiveKind::coalesce) formed |= form_if_complete(b, w, i, nullptr, true);
+  return formed;
+}
 
 void begin_block(Block& b) {
   const unsigned warp_count = (b.thread_count + kWarpSize - 1) / kWarpSize;
@@ -188,15 +287,18 @@ void begin_block(Block& b) {
 
 void lane_exited(Thread& t) {
   Block& b = *t.block;
-  b.warps[t.warp].exited |= 1u << t.lane;
-  for (const Group& g : b.warps[t.warp].pending) {
+  Warp& w = b.warps[t.warp];
+  w.exited |= 1u << t.lane;
+  for (std::size_t i = w.pending.size(); i-- > 0;)
+    if (w.pending[i].kind == CollectiveKind::coalesce) form_if_complete(b, t.warp, i, nullptr, false);
+  for (const Group& g : w.pending) {
     if (!(g.mask & (1u << t.lane))) continue;
     Finding f;
     f.kind = ReportKind::warp_mask;
-    f.headline = std::string("invalid ") + collective_name(g.kind) + ": lane " + std::to_string(t.lane) +
+    f.headline = std::string("invalid ") + name_of(g) + ": lane " + std::to_string(t.lane) +
                  " exited, but it is in the mask " + hex(g.mask) + " that lanes " + lane_list(g.arrived) +
                  " wait with";
-    f.parties.push_back(party(collective_name(g.kind), &b.threads[t.warp * kWarpSize + __builtin_ctz(g.arrived)],
+    f.parties.push_back(party(name_of(g), &b.threads[t.warp * kWarpSize + __builtin_ctz(g.arrived)],
                               locate(g.site)));
     f.details.push_back("the kernel was stopped; the launch reports cudaErrorLaunchFailure");
     report(f);
@@ -207,7 +309,7 @@ void lane_exited(Thread& t) {
 
 const Site* waiting_site(const Thread& t) {
   for (const Group& g : t.block->warps[t.warp].pending)
-    if (g.mask & (1u << t.lane)) return &g.site;
+    if ((g.mask | g.arrived) & (1u << t.lane)) return &g.site;
   return nullptr;
 }
 
@@ -221,7 +323,7 @@ std::uint64_t warp_shuffle(ShuffleKind kind, unsigned mask, std::uint64_t value,
   using warp::CollectiveKind;
   static constexpr CollectiveKind kinds[] = {CollectiveKind::shfl_index, CollectiveKind::shfl_up,
                                              CollectiveKind::shfl_down, CollectiveKind::shfl_xor};
-  return warp::collective(kinds[static_cast<int>(kind)], mask, value, lane_or_delta, width, file, line);
+  return warp::collective(kinds[static_cast<int>(kind)], mask, value, lane_or_delta, width, nullptr, Site{file, line});
 }
 
 }  // namespace scanlab::sim::detail
@@ -243,6 +345,16 @@ int __all_sync(unsigned mask, int predicate, const char* file, unsigned line) {
 }
 void __syncwarp(unsigned mask, const char* file, unsigned line) {
   vote(CollectiveKind::syncwarp, mask, 1, file, line);
+}
+unsigned __match_any_sync(unsigned mask, unsigned long long value, const char* file, unsigned line) {
+  return static_cast<unsigned>(scanlab::sim::detail::warp::collective(CollectiveKind::match_any, mask, value, 0, 32,
+                                                                      nullptr, {file, line}));
+}
+unsigned __match_all_sync(unsigned mask, unsigned long long value, int* predicate, const char* file, unsigned line) {
+  const auto result = static_cast<unsigned>(
+      scanlab::sim::detail::warp::collective(CollectiveKind::match_all, mask, value, 0, 32, nullptr, {file, line}));
+  if (predicate) *predicate = result != 0;
+  return result;
 }
 unsigned __activemask() {
   const scanlab::sim::detail::Thread* t = scanlab::sim::detail::current_thread;

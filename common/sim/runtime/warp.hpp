@@ -16,7 +16,10 @@ struct Thread;
 
 namespace scanlab::sim::detail::warp {
 
-enum class CollectiveKind : std::uint8_t { syncwarp, ballot, any, all, shfl_index, shfl_up, shfl_down, shfl_xor };
+enum class CollectiveKind : std::uint8_t {
+  syncwarp, ballot, any, all, shfl_index, shfl_up, shfl_down, shfl_xor, match_any, match_all,
+  coalesce,  // cooperative_groups::coalesced_threads(): its lanes are those that arrive (below)
+};
 
 // A thread's part: what its lane brings to a collective, and what it takes away.
 struct LaneExchange {
@@ -27,6 +30,7 @@ struct LaneExchange {
 // A collective that lanes have arrived at and others are still awaited for.
 struct Group {
   CollectiveKind kind;
+  const char* name = nullptr;  // what the program called, for reports (a cooperative-groups method, say)
   unsigned mask = 0;
   unsigned arrived = 0;
   int width = 32;
@@ -42,6 +46,25 @@ struct Warp {
 };
 
 void begin_block(Block& b);
+
+// Every lane named in `mask` arrives with `value` (and a source lane or delta for shuffles);
+// returns this lane's result once all have arrived. `name` is what reports call it.
+std::uint64_t collective(CollectiveKind kind, unsigned mask, std::uint64_t value, int argument, int width,
+                         const char* name, Site site);
+
+// coalesced_threads(): the lanes of the caller's warp that arrive at this call site. The group
+// forms when every live lane of the warp is here, or when nothing else in the block can run
+// (the other lanes wait at a barrier or elsewhere): then it is the lanes that arrived, which is
+// what a GPU gives where the warp has reconverged. Returns the group's lane mask.
+unsigned coalesce(const char* name, Site site);
+
+// Forms every coalesced group that waits for lanes, because none can come (see coalesce);
+// true when any was formed.
+bool form_coalesced_groups(Block& b);
+
+// Where every thread of the block waits and two collectives of one warp wait for each other's
+// lanes (different masks or kinds), reports that and stops the launch; true when it did.
+bool report_mismatched_collectives(Block& b);
 
 // A lane that exits while others wait for it in a collective leaves them waiting forever:
 // reported, and the launch stops.

@@ -281,6 +281,8 @@ std::vector<PlantedCase> planted_cases() {
 
   cases.push_back(bug("FlagHandoffWithoutFence", "flag_handoff", "race", writer_and_reader_blocks));
   cases.push_back(clean("FlagHandoffWithFence", "flag_handoff", true));
+  cases.push_back(bug("LastBlockTicketWithoutFence", "last_block_counter", "race"));
+  cases.push_back(clean("LastBlockTicketAfterFence", "last_block_counter", true));
   cases.push_back(bug("GlobalRaceInBlock", "global_race_in_block", "race", neighbouring_threads));
   cases.push_back(clean("GlobalExchangeAfterBarrier", "global_race_in_block", true));
   cases.push_back(bug("OutOfBoundsGlobal", "out_of_bounds_global", "out-of-bounds", thread_named(100)));
@@ -295,6 +297,33 @@ std::vector<PlantedCase> planted_cases() {
   too_large.stdout_contains = "launch status: cudaErrorInvalidValue";
   cases.push_back(too_large);
 
+  PlantedCase cg_scan = clean("CooperativeGroupsScanAndVotes", "cooperative_groups_scan", false);
+  cg_scan.stdout_contains = "block scans, sums and tile votes of 1024 elements match the host's";
+  cases.push_back(cg_scan);
+  cases.push_back(bug("TileSyncReachedByHalfTheTile", "tile_sync_half_warp", "warp-mask", [](const Outcome& o) {
+    EXPECT_THAT(o.process.err, HasSubstr("invalid thread_block_tile::sync"));
+  }));
+  cases.push_back(clean("TileSyncByTheWholeTile", "tile_sync_half_warp", true));
+  cases.push_back(bug("FullMaskShuffleInACoalescedBranch", "coalesced_aggregate", "warp-mask"));
+  cases.push_back(clean("CoalescedGroupAggregatedAtomic", "coalesced_aggregate", true));
+  cases.push_back(clean("CoalescedGroupBesideABarrier", "coalesced_before_barrier", false));
+  cases.push_back(bug("ManagedMemoryReadBeforeSynchronizing", "managed_memory", "host-access", [](const Outcome& o) {
+    for (const JsonReport& r : o.reports) {
+      ASSERT_EQ(r.parties.size(), 2u);
+      EXPECT_EQ(r.parties[0].role, "read");
+      EXPECT_EQ(r.parties[1].role, "launch");
+    }
+  }));
+  PlantedCase managed = clean("ManagedMemoryAfterSynchronizing", "managed_memory", true);
+  managed.stdout_contains = "sum of squares 28500, __managed__ total 28500, expected 28500";
+  cases.push_back(managed);
+  cases.push_back(bug("SymbolCopyPastTheConstantArray", "sample_style", "api-misuse"));
+  PlantedCase sample = clean("SampleStyleQueriesConstantsPinnedStreams", "sample_style", true);
+  sample.stdout_contains = "0 of 300 pixels wrong";
+  cases.push_back(sample);
+  PlantedCase thrust = clean("ThrustDeviceVectorScanSortReduce", "thrust_scan", false);
+  thrust.stdout_contains = "total of the shifted exclusive scan: 17056503 (expected 17056503)";
+  cases.push_back(thrust);
   cases.push_back(with_env(clean("SharedAfterBarrier", "shared_after_barrier", false),
                            {{"SCANLAB_SIM_BLOCK_ORDER", "random"}, {"SCANLAB_SIM_RESIDENT_BLOCKS", "2"}}));
   return cases;
@@ -415,7 +444,9 @@ std::string source_stem(const ::testing::TestParamInfo<CompileErrorCase>& p) {
 INSTANTIATE_TEST_SUITE_P(Simcc, SimccCompileError,
                          ::testing::Values(CompileErrorCase{"inline_asm.cu", "inline PTX (asm)"},
                                            CompileErrorCase{"undeclared_name.cu", "launch_status"},
-                                           CompileErrorCase{"legacy_ballot.cu", "use __ballot_sync"}),
+                                           CompileErrorCase{"legacy_ballot.cu", "use __ballot_sync"},
+                                           CompileErrorCase{"grid_sync.cu", "grid-wide synchronization"},
+                                           CompileErrorCase{"half_precision.cu", "half-precision arithmetic"}),
                          source_stem);
 
 }  // namespace

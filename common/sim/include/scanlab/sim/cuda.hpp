@@ -11,6 +11,8 @@
 #include <cstring>
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <ctime>
 #include <limits>
 #include <tuple>
 #include <type_traits>
@@ -26,12 +28,37 @@
 #define __device__
 #define __host__
 #define __constant__
-#define __managed__
+// Managed variables are gathered in one section, so that host accesses to them can be told from
+// others (runtime/managed_memory.hpp).
+#define __managed__ __attribute__((section("scanlab_managed"), used))
 #define __forceinline__ inline __attribute__((always_inline))
 #define __restrict__ __restrict
 #define __align__(n) alignas(n)
 #define __launch_bounds__(...)
 #define __grid_constant__
+#define __CUDA_ALIGN__(n) alignas(n)
+
+// What CUDA's own headers define, and programs test: the runtime's version (12.4, the
+// interface this file follows) and the include guards of the runtime headers (the CUDA
+// samples' helper_cuda.h defines checkCudaErrors only when __DRIVER_TYPES_H__ is defined).
+#define CUDART_VERSION 12040
+#define __CUDART_API_VERSION 12040
+#define __CUDA_RUNTIME_H__
+#define __CUDA_RUNTIME_API_H__
+#define __DRIVER_TYPES_H__
+#define __HOST_DEFINES_H__
+#define __DEVICE_TYPES_H__
+#define __VECTOR_TYPES_H__
+#define __DEVICE_LAUNCH_PARAMETERS_H__
+// Thrust's device algorithms run on the host, in its C++ device system: device_vector's storage
+// is host memory, which kernels reach through raw_pointer_cast without the simulator's checks.
+#ifndef THRUST_DEVICE_SYSTEM
+#define THRUST_DEVICE_SYSTEM THRUST_DEVICE_SYSTEM_CPP
+#endif
+#define CUDART_INF_F __builtin_huge_valf()
+#define CUDART_INF __builtin_huge_val()
+#define CUDART_NAN_F __builtin_nanf("")
+#define CUDART_NAN __builtin_nan("")
 // __shared__ is rewritten by tools/cu_rewrite.py into per-block storage before compilation.
 
 // ---- Error codes and runtime types ----------------------------------------------------------
@@ -42,13 +69,19 @@ enum cudaError_t {
   cudaErrorInitializationError = 3,
   cudaErrorLaunchFailure = 719,
   cudaErrorInvalidConfiguration = 9,
+  cudaErrorInvalidSymbol = 13,
   cudaErrorInvalidDevicePointer = 17,
   cudaErrorInvalidMemcpyDirection = 21,
+  cudaErrorInsufficientDriver = 35,
+  cudaErrorInvalidDeviceFunction = 98,
+  cudaErrorNoDevice = 100,
   cudaErrorInvalidDevice = 101,
   cudaErrorInvalidResourceHandle = 400,
   cudaErrorNotReady = 600,
   cudaErrorIllegalAddress = 700,
   cudaErrorLaunchTimeout = 702,
+  cudaErrorHostMemoryAlreadyRegistered = 712,
+  cudaErrorHostMemoryNotRegistered = 713,
   cudaErrorNotSupported = 801,
   cudaErrorUnknown = 999,
 };
@@ -67,12 +100,111 @@ enum cudaFuncAttribute {
   cudaFuncAttributePreferredSharedMemoryCarveout = 9,
 };
 
+// The attributes the simulator answers (runtime_api.cpp), with CUDA's numbers.
 enum cudaDeviceAttr {
   cudaDevAttrMaxThreadsPerBlock = 1,
+  cudaDevAttrMaxBlockDimX = 2,
+  cudaDevAttrMaxBlockDimY = 3,
+  cudaDevAttrMaxBlockDimZ = 4,
+  cudaDevAttrMaxGridDimX = 5,
+  cudaDevAttrMaxGridDimY = 6,
+  cudaDevAttrMaxGridDimZ = 7,
+  cudaDevAttrMaxSharedMemoryPerBlock = 8,
+  cudaDevAttrTotalConstantMemory = 9,
   cudaDevAttrWarpSize = 10,
+  cudaDevAttrMaxRegistersPerBlock = 12,
+  cudaDevAttrClockRate = 13,
+  cudaDevAttrGpuOverlap = 15,
   cudaDevAttrMultiProcessorCount = 16,
+  cudaDevAttrKernelExecTimeout = 17,
+  cudaDevAttrIntegrated = 18,
+  cudaDevAttrCanMapHostMemory = 19,
+  cudaDevAttrComputeMode = 20,
+  cudaDevAttrConcurrentKernels = 31,
+  cudaDevAttrEccEnabled = 32,
+  cudaDevAttrPciBusId = 33,
+  cudaDevAttrPciDeviceId = 34,
+  cudaDevAttrMemoryClockRate = 36,
+  cudaDevAttrGlobalMemoryBusWidth = 37,
+  cudaDevAttrL2CacheSize = 38,
+  cudaDevAttrMaxThreadsPerMultiProcessor = 39,
+  cudaDevAttrAsyncEngineCount = 40,
+  cudaDevAttrUnifiedAddressing = 41,
+  cudaDevAttrPciDomainId = 50,
+  cudaDevAttrComputeCapabilityMajor = 75,
+  cudaDevAttrComputeCapabilityMinor = 76,
+  cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81,
+  cudaDevAttrMaxRegistersPerMultiprocessor = 82,
+  cudaDevAttrManagedMemory = 83,
+  cudaDevAttrIsMultiGpuBoard = 84,
+  cudaDevAttrConcurrentManagedAccess = 89,
+  cudaDevAttrCooperativeLaunch = 95,
+  cudaDevAttrCooperativeMultiDeviceLaunch = 96,
   cudaDevAttrMaxSharedMemoryPerBlockOptin = 97,
+  cudaDevAttrMaxBlocksPerMultiprocessor = 106,
 };
+
+enum cudaComputeMode {
+  cudaComputeModeDefault = 0,
+  cudaComputeModeExclusive = 1,
+  cudaComputeModeProhibited = 2,
+  cudaComputeModeExclusiveProcess = 3,
+};
+
+enum cudaMemoryAdvise {
+  cudaMemAdviseSetReadMostly = 1,
+  cudaMemAdviseUnsetReadMostly = 2,
+  cudaMemAdviseSetPreferredLocation = 3,
+  cudaMemAdviseUnsetPreferredLocation = 4,
+  cudaMemAdviseSetAccessedBy = 5,
+  cudaMemAdviseUnsetAccessedBy = 6,
+};
+
+// Where managed memory should live (CUDA 12.2's _v2 calls, the only form since CUDA 13).
+enum cudaMemLocationType {
+  cudaMemLocationTypeInvalid = 0,
+  cudaMemLocationTypeDevice = 1,
+  cudaMemLocationTypeHost = 2,
+  cudaMemLocationTypeHostNuma = 3,
+  cudaMemLocationTypeHostNumaCurrent = 4,
+};
+struct cudaMemLocation {
+  cudaMemLocationType type;
+  int id;
+};
+
+enum cudaMemoryType {
+  cudaMemoryTypeUnregistered = 0,
+  cudaMemoryTypeHost = 1,
+  cudaMemoryTypeDevice = 2,
+  cudaMemoryTypeManaged = 3,
+};
+struct cudaPointerAttributes {
+  cudaMemoryType type;
+  int device;
+  void* devicePointer;
+  void* hostPointer;
+};
+
+#define cudaCpuDeviceId (-1)
+#define cudaInvalidDeviceId (-2)
+#define cudaMemAttachGlobal 0x01
+#define cudaMemAttachHost 0x02
+#define cudaMemAttachSingle 0x04
+#define cudaHostAllocDefault 0x00
+#define cudaHostAllocPortable 0x01
+#define cudaHostAllocMapped 0x02
+#define cudaHostAllocWriteCombined 0x04
+#define cudaHostRegisterDefault 0x00
+#define cudaHostRegisterPortable 0x01
+#define cudaHostRegisterMapped 0x02
+#define cudaDeviceScheduleAuto 0x00
+#define cudaDeviceScheduleSpin 0x01
+#define cudaDeviceScheduleYield 0x02
+#define cudaDeviceScheduleBlockingSync 0x04
+#define cudaDeviceMapHost 0x08
+#define cudaEventBlockingSync 0x01
+#define cudaEventDisableTiming 0x02
 
 struct CUstream_st;
 using cudaStream_t = CUstream_st*;
@@ -85,7 +217,11 @@ struct cudaDeviceProp {
   std::size_t sharedMemPerBlock;
   std::size_t sharedMemPerBlockOptin;
   std::size_t sharedMemPerMultiprocessor;
+  std::size_t totalConstMem;
+  std::size_t memPitch;
+  std::size_t textureAlignment;
   int regsPerBlock;
+  int regsPerMultiprocessor;
   int warpSize;
   int maxThreadsPerBlock;
   int maxThreadsDim[3];
@@ -99,11 +235,34 @@ struct cudaDeviceProp {
   int l2CacheSize;
   int major;
   int minor;
+  int computeMode;
+  int integrated;
+  int canMapHostMemory;
+  int concurrentKernels;
+  int deviceOverlap;
+  int asyncEngineCount;
+  int unifiedAddressing;
+  int managedMemory;
+  int concurrentManagedAccess;
+  int cooperativeLaunch;
+  int cooperativeMultiDeviceLaunch;
+  int kernelExecTimeoutEnabled;
+  int ECCEnabled;
+  int isMultiGpuBoard;
+  int pciBusID;
+  int pciDeviceID;
+  int pciDomainID;
+  int tccDriver;
 };
 
 #define cudaStreamDefault 0x00
 #define cudaStreamNonBlocking 0x01
 #define cudaEventDefault 0x00
+// The default stream's other names: both wait for the work of every stream here.
+#define cudaStreamLegacy (reinterpret_cast<cudaStream_t>(0x1))
+#define cudaStreamPerThread (reinterpret_cast<cudaStream_t>(0x2))
+using cudaHostFn_t = void (*)(void* user_data);
+using cudaStreamCallback_t = void (*)(cudaStream_t stream, cudaError_t status, void* user_data);
 
 // ---- Runtime API (runtime/runtime_api.cpp; errors in runtime/errors.cpp) ------------------------
 const char* cudaGetErrorString(cudaError_t error);
@@ -117,6 +276,12 @@ cudaError_t cudaGetDevice(int* device);
 cudaError_t cudaSetDevice(int device);
 cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device);
 cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device);
+cudaError_t cudaDriverGetVersion(int* version);
+cudaError_t cudaRuntimeGetVersion(int* version);
+cudaError_t cudaSetDeviceFlags(unsigned flags);
+cudaError_t cudaGetDeviceFlags(unsigned* flags);
+cudaError_t cudaChooseDevice(int* device, const cudaDeviceProp* prop);
+cudaError_t cudaDeviceGetStreamPriorityRange(int* least, int* greatest);
 
 cudaError_t cudaMalloc(void** ptr, std::size_t bytes, SCANLAB_SIM_SITE_PARAMS);
 template <class T>
@@ -124,12 +289,58 @@ cudaError_t cudaMalloc(T** ptr, std::size_t bytes, SCANLAB_SIM_SITE_PARAMS) {
   return cudaMalloc(reinterpret_cast<void**>(ptr), bytes, scanlab_file, scanlab_line);
 }
 cudaError_t cudaFree(void* ptr);
+// Managed memory: a cudaMalloc buffer that host code may also use, once it has synchronized
+// with the kernels launched before (runtime/managed_memory.hpp).
+cudaError_t cudaMallocManaged(void** ptr, std::size_t bytes, unsigned flags = cudaMemAttachGlobal,
+                              SCANLAB_SIM_SITE_PARAMS);
+template <class T>
+cudaError_t cudaMallocManaged(T** ptr, std::size_t bytes, unsigned flags = cudaMemAttachGlobal,
+                              SCANLAB_SIM_SITE_PARAMS) {
+  return cudaMallocManaged(reinterpret_cast<void**>(ptr), bytes, flags, scanlab_file, scanlab_line);
+}
+cudaError_t cudaMemPrefetchAsync(const void* ptr, std::size_t bytes, int device, cudaStream_t stream = nullptr);
+cudaError_t cudaMemAdvise(const void* ptr, std::size_t bytes, cudaMemoryAdvise advice, int device);
+// The location forms: a device location names its device, a host location the CPU.
+inline int scanlab_sim_device_of(cudaMemLocation location) {
+  return location.type == cudaMemLocationTypeDevice ? location.id : cudaCpuDeviceId;
+}
+inline cudaError_t cudaMemPrefetchAsync(const void* ptr, std::size_t bytes, cudaMemLocation location, unsigned,
+                                        cudaStream_t stream = nullptr) {
+  return cudaMemPrefetchAsync(ptr, bytes, scanlab_sim_device_of(location), stream);
+}
+inline cudaError_t cudaMemAdvise(const void* ptr, std::size_t bytes, cudaMemoryAdvise advice, cudaMemLocation location) {
+  return cudaMemAdvise(ptr, bytes, advice, scanlab_sim_device_of(location));
+}
+inline cudaError_t cudaMemPrefetchAsync_v2(const void* ptr, std::size_t bytes, cudaMemLocation location, unsigned flags,
+                                           cudaStream_t stream = nullptr) {
+  return cudaMemPrefetchAsync(ptr, bytes, location, flags, stream);
+}
+inline cudaError_t cudaMemAdvise_v2(const void* ptr, std::size_t bytes, cudaMemoryAdvise advice, cudaMemLocation location) {
+  return cudaMemAdvise(ptr, bytes, advice, location);
+}
+cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void* ptr, std::size_t bytes = 0,
+                                     unsigned flags = cudaMemAttachSingle);
+cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attributes, const void* ptr);
+
+// Pinned host memory is ordinary host memory here; mapped host memory is its own device pointer.
 cudaError_t cudaMallocHost(void** ptr, std::size_t bytes);
 template <class T>
 cudaError_t cudaMallocHost(T** ptr, std::size_t bytes) {
   return cudaMallocHost(reinterpret_cast<void**>(ptr), bytes);
 }
+cudaError_t cudaHostAlloc(void** ptr, std::size_t bytes, unsigned flags);
+template <class T>
+cudaError_t cudaHostAlloc(T** ptr, std::size_t bytes, unsigned flags) {
+  return cudaHostAlloc(reinterpret_cast<void**>(ptr), bytes, flags);
+}
 cudaError_t cudaFreeHost(void* ptr);
+cudaError_t cudaHostRegister(void* ptr, std::size_t bytes, unsigned flags);
+cudaError_t cudaHostUnregister(void* ptr);
+cudaError_t cudaHostGetDevicePointer(void** device_ptr, void* host_ptr, unsigned flags);
+template <class T>
+cudaError_t cudaHostGetDevicePointer(T** device_ptr, void* host_ptr, unsigned flags) {
+  return cudaHostGetDevicePointer(reinterpret_cast<void**>(device_ptr), host_ptr, flags);
+}
 cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind);
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind,
                             cudaStream_t stream = nullptr);
@@ -137,31 +348,65 @@ cudaError_t cudaMemset(void* ptr, int value, std::size_t bytes);
 cudaError_t cudaMemsetAsync(void* ptr, int value, std::size_t bytes, cudaStream_t stream = nullptr);
 cudaError_t cudaMemGetInfo(std::size_t* free_bytes, std::size_t* total_bytes);
 
+// __constant__ and __device__ variables are ordinary variables here (kernels read them
+// unchecked): the symbol calls copy to and from them, bounds checked.
+namespace scanlab::sim::detail {
+cudaError_t copy_symbol(const char* call, void* dst, const void* src, std::size_t bytes, std::size_t offset,
+                        std::size_t symbol_bytes, const char* file, unsigned line);
+}
 template <class T>
 cudaError_t cudaMemcpyToSymbol(T& symbol, const void* src, std::size_t bytes, std::size_t offset = 0,
-                               cudaMemcpyKind = cudaMemcpyHostToDevice) {
-  if (offset + bytes > sizeof(T)) return cudaErrorInvalidValue;
-  std::memcpy(reinterpret_cast<char*>(&symbol) + offset, src, bytes);
-  return cudaSuccess;
+                               cudaMemcpyKind = cudaMemcpyHostToDevice, SCANLAB_SIM_SITE_PARAMS) {
+  return scanlab::sim::detail::copy_symbol("cudaMemcpyToSymbol", reinterpret_cast<char*>(&symbol) + offset, src,
+                                           bytes, offset, sizeof(T), scanlab_file, scanlab_line);
 }
 template <class T>
 cudaError_t cudaMemcpyFromSymbol(void* dst, const T& symbol, std::size_t bytes, std::size_t offset = 0,
-                                 cudaMemcpyKind = cudaMemcpyDeviceToHost) {
-  if (offset + bytes > sizeof(T)) return cudaErrorInvalidValue;
-  std::memcpy(dst, reinterpret_cast<const char*>(&symbol) + offset, bytes);
+                                 cudaMemcpyKind = cudaMemcpyDeviceToHost, SCANLAB_SIM_SITE_PARAMS) {
+  return scanlab::sim::detail::copy_symbol("cudaMemcpyFromSymbol", dst,
+                                           reinterpret_cast<const char*>(&symbol) + offset, bytes, offset, sizeof(T),
+                                           scanlab_file, scanlab_line);
+}
+template <class T>
+cudaError_t cudaMemcpyToSymbolAsync(T& symbol, const void* src, std::size_t bytes, std::size_t offset = 0,
+                                    cudaMemcpyKind kind = cudaMemcpyHostToDevice, cudaStream_t = nullptr,
+                                    SCANLAB_SIM_SITE_PARAMS) {
+  return cudaMemcpyToSymbol(symbol, src, bytes, offset, kind, scanlab_file, scanlab_line);
+}
+template <class T>
+cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const T& symbol, std::size_t bytes, std::size_t offset = 0,
+                                      cudaMemcpyKind kind = cudaMemcpyDeviceToHost, cudaStream_t = nullptr,
+                                      SCANLAB_SIM_SITE_PARAMS) {
+  return cudaMemcpyFromSymbol(dst, symbol, bytes, offset, kind, scanlab_file, scanlab_line);
+}
+template <class T>
+cudaError_t cudaGetSymbolAddress(void** address, const T& symbol) {
+  *address = const_cast<void*>(static_cast<const void*>(&symbol));
+  return cudaSuccess;
+}
+template <class T>
+cudaError_t cudaGetSymbolSize(std::size_t* bytes, const T&) {
+  *bytes = sizeof(T);
   return cudaSuccess;
 }
 
 cudaError_t cudaStreamCreate(cudaStream_t* stream);
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned flags);
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned flags, int priority);
 cudaError_t cudaStreamDestroy(cudaStream_t stream);
 cudaError_t cudaStreamSynchronize(cudaStream_t stream);
+cudaError_t cudaStreamQuery(cudaStream_t stream);
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned flags = 0);
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* user_data);
+cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void* user_data, unsigned flags);
 cudaError_t cudaEventCreate(cudaEvent_t* event);
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned flags);
 cudaError_t cudaEventDestroy(cudaEvent_t event);
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream = nullptr);
 cudaError_t cudaEventSynchronize(cudaEvent_t event);
+cudaError_t cudaEventQuery(cudaEvent_t event);
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end);
+cudaError_t cudaThreadSynchronize();  // the name before CUDA 4
 
 namespace scanlab::sim::detail {
 cudaError_t set_max_dynamic_shared_memory(int bytes);
@@ -176,6 +421,17 @@ cudaError_t cudaFuncSetAttribute(F*, cudaFuncAttribute attr, int value) {
 template <class F>
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, F*, int block_size, std::size_t) {
   *blocks = block_size > 0 ? std::max(1, 2048 / block_size) : 0;
+  return cudaSuccess;
+}
+// The largest block (or the limit given), and enough blocks of it to fill every multiprocessor.
+template <class F>
+cudaError_t cudaOccupancyMaxPotentialBlockSize(int* min_grid_size, int* block_size, F kernel,
+                                               std::size_t dynamic_shared_bytes = 0, int block_size_limit = 0) {
+  *block_size = block_size_limit > 0 && block_size_limit < 1024 ? block_size_limit : 1024;
+  int per_multiprocessor = 0, multiprocessors = 0;
+  cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, kernel, *block_size, dynamic_shared_bytes);
+  cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, 0);
+  *min_grid_size = per_multiprocessor * multiprocessors;
   return cudaSuccess;
 }
 
@@ -222,6 +478,15 @@ unsigned __ballot_sync(unsigned mask, int predicate, SCANLAB_SIM_SITE_PARAMS);
 int __any_sync(unsigned mask, int predicate, SCANLAB_SIM_SITE_PARAMS);
 int __all_sync(unsigned mask, int predicate, SCANLAB_SIM_SITE_PARAMS);
 unsigned __activemask();
+unsigned __match_any_sync(unsigned mask, unsigned long long value, SCANLAB_SIM_SITE_PARAMS);
+unsigned __match_all_sync(unsigned mask, unsigned long long value, int* predicate, SCANLAB_SIM_SITE_PARAMS);
+// Floating-point values match by their bits, as on a GPU.
+inline unsigned __match_any_sync(unsigned mask, float value, SCANLAB_SIM_SITE_PARAMS) {
+  return __match_any_sync(mask, static_cast<unsigned long long>(__builtin_bit_cast(unsigned, value)), scanlab_file, scanlab_line);
+}
+inline unsigned __match_any_sync(unsigned mask, double value, SCANLAB_SIM_SITE_PARAMS) {
+  return __match_any_sync(mask, __builtin_bit_cast(unsigned long long, value), scanlab_file, scanlab_line);
+}
 
 namespace scanlab::sim::detail {
 enum class ShuffleKind { index, up, down, bitwise_xor };

@@ -20,6 +20,7 @@ struct LaunchRequest {
   unsigned line;
   void (*thread_entry)(const void* kernel_call);  // runs the kernel body for the calling CUDA thread
   const void* kernel_call;
+  cudaStream_t stream;
 };
 void launch(const LaunchRequest& request);
 }  // namespace detail
@@ -27,8 +28,8 @@ void launch(const LaunchRequest& request);
 class KernelLaunch {
  public:
   KernelLaunch(const char* file, unsigned line, dim3 grid, dim3 block, std::size_t dynamic_shared_bytes = 0,
-               cudaStream_t = nullptr)
-      : request_{grid, block, dynamic_shared_bytes, file, line, nullptr, nullptr} {}
+               cudaStream_t stream = nullptr)
+      : request_{grid, block, dynamic_shared_bytes, file, line, nullptr, nullptr, stream} {}
 
   template <class Kernel, class... Args>
   void operator()(Kernel kernel, Args&&... args) {

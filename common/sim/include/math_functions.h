@@ -1,0 +1,4 @@
+// <math_functions.h> as lab code sees it on the simulator backend: CUDA's math functions, in the simulator's
+// one CUDA header.
+#pragma once
+#include <scanlab/sim/cuda.hpp>

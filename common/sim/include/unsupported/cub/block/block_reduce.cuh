@@ -1,0 +1,4 @@
+// <cub/block/block_reduce.cuh>: not part of what the scanlab simulator runs; the build stops at the
+// program's #include (simcc names that line) with the feature named.
+#pragma once
+#error "CUB's block reduce (cub/block/block_reduce.cuh) is not supported by the scanlab CPU simulator"

@@ -1,0 +1,4 @@
+// <cub/device/device_radix_sort.cuh>: not part of what the scanlab simulator runs; the build stops at the
+// program's #include (simcc names that line) with the feature named.
+#pragma once
+#error "CUB's radix sort (cub/device/device_radix_sort.cuh) is not supported by the scanlab CPU simulator"

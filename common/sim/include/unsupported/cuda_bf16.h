@@ -1,0 +1,4 @@
+// <cuda_bf16.h>: not part of what the scanlab simulator runs; the build stops at the
+// program's #include (simcc names that line) with the feature named.
+#pragma once
+#error "bfloat16 arithmetic (__nv_bfloat16, cuda_bf16.h) is not supported by the scanlab CPU simulator"

@@ -1,0 +1,4 @@
+// <cuda_gl_interop.h>: not part of what the scanlab simulator runs; the build stops at the
+// program's #include (simcc names that line) with the feature named.
+#pragma once
+#error "OpenGL interoperability (cuda_gl_interop.h) is not supported by the scanlab CPU simulator"

@@ -1,0 +1,4 @@
+// <vector_functions.h> as lab code sees it on the simulator backend: the make_* functions of CUDA's vector types, in the simulator's
+// one CUDA header.
+#pragma once
+#include <scanlab/sim/cuda.hpp>

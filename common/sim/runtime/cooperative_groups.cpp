@@ -1,0 +1,43 @@
+// Entry points of cooperative groups (scanlab/sim/cooperative_groups.hpp): a tile's or a
+// coalesced group's methods are the warp module's collectives over the group's lanes.
+#include "scanlab/sim/cooperative_groups.hpp"
+
+#include <string>
+
+#include "report.hpp"
+#include "scheduler.hpp"
+#include "thread.hpp"
+#include "warp.hpp"
+
+namespace scanlab::sim::detail {
+
+std::uint64_t group_collective(GroupCollective op, unsigned mask, std::uint64_t value, int argument, int width,
+                               const char* name, const char* file, unsigned line) {
+  using warp::CollectiveKind;
+  static constexpr CollectiveKind kinds[] = {
+      CollectiveKind::syncwarp,   CollectiveKind::ballot,    CollectiveKind::any,      CollectiveKind::all,
+      CollectiveKind::shfl_index, CollectiveKind::shfl_up,   CollectiveKind::shfl_down, CollectiveKind::shfl_xor,
+      CollectiveKind::match_any,  CollectiveKind::match_all,
+  };
+  return warp::collective(kinds[static_cast<int>(op)], mask, value, argument, width, name, Site{file, line});
+}
+
+unsigned coalesced_lanes(const char* file, unsigned line) {
+  return warp::coalesce("coalesced_threads", Site{file, line});
+}
+
+void invalid_partition(unsigned size, const char* file, unsigned line) {
+  Finding f;
+  f.kind = ReportKind::unsupported;
+  f.headline = "tiled_partition(group, " + std::to_string(size) +
+               "): tiles must have 1, 2, 4, 8, 16 or 32 threads in the scanlab simulator";
+  Thread* t = current_thread;
+  f.parties.push_back(t ? party("tiled_partition", t, locate(Site{file, line}))
+                        : host_party("tiled_partition", locate(Site{file, line})));
+  f.details.push_back("the kernel was stopped; the launch reports cudaErrorInvalidValue");
+  report(f);
+  if (t) scheduler::abort_kernel(t, cudaErrorInvalidValue);
+  std::abort();
+}
+
+}  // namespace scanlab::sim::detail

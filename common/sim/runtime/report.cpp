@@ -217,6 +217,7 @@ const char* to_string(ReportKind kind) {
     case ReportKind::warp_mask: return "warp-mask";
     case ReportKind::deadlock: return "deadlock";
     case ReportKind::out_of_bounds: return "out-of-bounds";
+    case ReportKind::uninitialized_read: return "uninitialized-read";
     case ReportKind::invalid_launch: return "invalid-launch";
     case ReportKind::host_access: return "host-access";
     case ReportKind::unsupported: return "unsupported";

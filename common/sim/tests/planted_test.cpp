@@ -5,6 +5,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <functional>
 #include <map>
@@ -64,6 +65,7 @@ struct PlantedCase {
   std::map<std::string, std::string> env;  // SCANLAB_SIM_* settings
   int exit_status = 0;
   std::string kind;  // the kind of every report; empty: the program must run without any report
+  std::vector<std::string> more_kinds;  // further kinds the run reports too, each at its own marked lines
   bool error = true;
   PartyCheck check;
   std::string stdout_contains;
@@ -101,8 +103,7 @@ PlantedCase with_env(PlantedCase c, std::map<std::string, std::string> env) {
 
 // Errors that stop the kernel, as on a GPU: each run can make only one of them.
 bool stops_the_kernel(const std::string& kind) {
-  return kind == "barrier-divergence" || kind == "deadlock" || kind == "out-of-bounds" || kind == "warp-mask" ||
-         kind == "invalid-launch";
+  return kind == "barrier-divergence" || kind == "deadlock" || kind == "warp-mask" || kind == "invalid-launch";
 }
 
 bool is_power_of_two(unsigned x) { return x != 0 && (x & (x - 1)) == 0; }
@@ -229,6 +230,19 @@ PartyCheck thread_named(unsigned thread) {
   };
 }
 
+// stderr says each of `parts` (where a report names the buffer or variable, how far away).
+PartyCheck stderr_says(std::vector<std::string> parts, PartyCheck also = {}) {
+  return [parts, also](const Outcome& o) {
+    for (const std::string& part : parts) EXPECT_THAT(o.process.err, HasSubstr(part));
+    if (also) also(o);
+  };
+}
+
+PlantedCase also_reports(PlantedCase c, std::vector<std::string> kinds) {
+  c.more_kinds = std::move(kinds);
+  return c;
+}
+
 // A launch is host code: the party is the launch's line, with no block or thread.
 void host_side_launch(const Outcome& o) {
   for (const JsonReport& r : o.reports) {
@@ -290,6 +304,33 @@ std::vector<PlantedCase> planted_cases() {
     EXPECT_THAT(o.process.err, HasSubstr("location: 4 bytes before the start of a 256-byte buffer allocated at"));
   }));
   cases.push_back(clean("ShiftWithIdentityAtZero", "exclusive_shift", true));
+  cases.push_back(bug("ReadBeforeTheFirstSharedVariable", "exclusive_shift_shared", "out-of-bounds",
+                      stderr_says({"out-of-bounds read of 4 bytes in shared memory",
+                                   "location: shared memory 4 bytes before the start of 'tile'"},
+                                  thread_named(0))));
+  cases.push_back(clean("SharedShiftWithIdentityAtZero", "exclusive_shift_shared", true));
+  cases.push_back(bug("WildIndexFarOutsideEveryBuffer", "wild_index", "out-of-bounds",
+                      stderr_says({"no device memory at all", "the launch reports cudaErrorIllegalAddress"},
+                                  thread_named(0))));
+  cases.push_back(clean("IndexCheckedAtBlockZero", "wild_index", true));
+  // The kernel goes on after an out-of-bounds store, and its race is found in the same run.
+  cases.push_back(also_reports(bug("OutOfBoundsThenRace", "out_of_bounds_then_race", "out-of-bounds"), {"race"}));
+  cases.push_back(clean("InBoundsAndBarrier", "out_of_bounds_then_race", true));
+
+  // Reads of memory that nothing wrote (compute-sanitizer's initcheck, and shared memory too).
+  cases.push_back(bug("HistogramNeverZeroed", "histogram_not_zeroed", "uninitialized-read",
+                      stderr_says({"read of 4 bytes of global memory that nothing wrote", "32-byte buffer allocated at",
+                                   "set it with cudaMemset"})));
+  cases.push_back(clean("HistogramZeroed", "histogram_not_zeroed", true));
+  cases.push_back(bug("AccumulatorNeverZeroed", "accumulator_not_zeroed", "uninitialized-read",
+                      stderr_says({"atomic update of 4 bytes of global memory that nothing wrote",
+                                   "byte 0 of a 4-byte buffer allocated at"},
+                                  thread_named(0))));
+  cases.push_back(clean("AccumulatorZeroed", "accumulator_not_zeroed", true));
+  cases.push_back(bug("SharedReadBeforeAnyWrite", "shared_read_before_write", "uninitialized-read",
+                      stderr_says({"of shared memory that nothing wrote", "shared variable 'tile'",
+                                   "shared variable 'dynamic_tile'"})));
+  cases.push_back(clean("SharedTileFilledWithIdentity", "shared_read_before_write", true));
 
   PlantedCase too_large = bug("BlockOf1025Threads", "block_too_large", "invalid-launch", host_side_launch);
   too_large.stdout_contains = "launch status: cudaErrorInvalidValue";
@@ -346,26 +387,36 @@ TEST_P(PlantedProgram, ReportsExactlyWhatWasPlanted) {
     EXPECT_THAT(o.process.err, Not(HasSubstr("scanlab-sim:")));
     return;
   }
-  ASSERT_FALSE(o.reports.empty()) << "expected a " << c.kind << " report";
-  ASSERT_TRUE(o.markers.count(c.kind) || o.header_markers.count(c.kind))
-      << source << " marks no line with // expect: " << c.kind;
-  if (stops_the_kernel(c.kind)) {
-    EXPECT_EQ(o.reports.size(), 1u) << "the kernel stops at its first " << c.kind;
-  }
-  // Kernels in the program's own header are reported at the header's lines.
-  std::set<unsigned> named, named_in_header;
-  for (const JsonReport& r : o.reports) {
-    EXPECT_EQ(r.kind, c.kind) << r.headline;
-    EXPECT_EQ(r.error, c.error) << r.headline;
-    for (const ReportParty& p : r.parties) {
-      const bool in_header = base_name(p.file) == c.program + ".cuh";
-      if (!in_header) EXPECT_EQ(base_name(p.file), c.program + ".cu") << p.role << " in " << r.headline;
-      (in_header ? named_in_header : named).insert(p.line);
+  std::vector<std::string> kinds{c.kind};
+  kinds.insert(kinds.end(), c.more_kinds.begin(), c.more_kinds.end());
+  for (const std::string& kind : kinds) {
+    SCOPED_TRACE("reports of kind " + kind);
+    ASSERT_TRUE(o.markers.count(kind) || o.header_markers.count(kind))
+        << source << " marks no line with // expect: " << kind;
+    // Kernels in the program's own header are reported at the header's lines.
+    std::set<unsigned> named, named_in_header;
+    std::size_t count = 0;
+    for (const JsonReport& r : o.reports) {
+      if (r.kind != kind) continue;
+      count += 1;
+      EXPECT_EQ(r.error, c.error) << r.headline;
+      for (const ReportParty& p : r.parties) {
+        const bool in_header = base_name(p.file) == c.program + ".cuh";
+        if (!in_header) EXPECT_EQ(base_name(p.file), c.program + ".cu") << p.role << " in " << r.headline;
+        (in_header ? named_in_header : named).insert(p.line);
+      }
     }
+    ASSERT_GT(count, 0u) << "expected a " << kind << " report";
+    if (stops_the_kernel(kind)) {
+      EXPECT_EQ(count, 1u) << "the kernel stops at its first " << kind;
+    }
+    EXPECT_EQ(named, o.markers[kind]) << "lines named by the reports vs lines marked // expect: " << kind;
+    EXPECT_EQ(named_in_header, o.header_markers[kind])
+        << "lines of " << c.program << ".cuh named by the reports vs lines marked // expect: " << kind;
   }
-  EXPECT_EQ(named, o.markers[c.kind]) << "lines named by the reports vs lines marked // expect: " << c.kind;
-  EXPECT_EQ(named_in_header, o.header_markers[c.kind])
-      << "lines of " << c.program << ".cuh named by the reports vs lines marked // expect: " << c.kind;
+  for (const JsonReport& r : o.reports) {
+    EXPECT_NE(std::find(kinds.begin(), kinds.end(), r.kind), kinds.end()) << "an unexpected report: " << r.headline;
+  }
   if (c.check) c.check(o);
 }
 

@@ -304,16 +304,13 @@ std::vector<PlantedCase> planted_cases() {
   cases.push_back(clean("GlobalExchangeAfterBarrier", "global_race_in_block", true));
   cases.push_back(bug("OutOfBoundsGlobal", "out_of_bounds_global", "out-of-bounds", thread_named(100)));
   cases.push_back(bug("OutOfBoundsShared", "out_of_bounds_shared", "out-of-bounds", thread_named(63)));
-  cases.push_back(bug("ReadBeforeTheFirstBuffer", "exclusive_shift", "out-of-bounds", [](const Outcome& o) {
-    thread_named(0)(o);
-    EXPECT_THAT(o.process.err, HasSubstr("location: 4 bytes before the start of a 256-byte buffer allocated at"));
-  }));
-  cases.push_back(clean("ShiftWithIdentityAtZero", "exclusive_shift", true));
-  cases.push_back(bug("ReadBeforeTheFirstSharedVariable", "exclusive_shift_shared", "out-of-bounds",
-                      stderr_says({"out-of-bounds read of 4 bytes in shared memory",
+  cases.push_back(bug("ReadBeforeTheFirstBufferAndSharedVariable", "exclusive_shift", "out-of-bounds",
+                      stderr_says({"out-of-bounds read of 4 bytes in global memory",
+                                   "location: 4 bytes before the start of a 256-byte buffer allocated at",
+                                   "out-of-bounds read of 4 bytes in shared memory",
                                    "location: shared memory 4 bytes before the start of 'tile'"},
                                   thread_named(0))));
-  cases.push_back(clean("SharedShiftWithIdentityAtZero", "exclusive_shift_shared", true));
+  cases.push_back(clean("ShiftWithIdentityAtZero", "exclusive_shift", true));
   cases.push_back(bug("WildIndexFarOutsideEveryBuffer", "wild_index", "out-of-bounds",
                       stderr_says({"no device memory at all", "the launch reports cudaErrorIllegalAddress"},
                                   thread_named(0))));

@@ -99,9 +99,8 @@ class Source:
         toks = self.tokens
         i = 0
         while i < len(toks):
-            at_line_start = i == 0 and not self.text[:toks[0].start].strip(" \t\r\n") or \
-                i > 0 and self._breaks_line(toks[i - 1].end, toks[i].start)
-            if not (toks[i].text == "#" and (at_line_start or i == 0)):
+            at_line_start = i == 0 or self._breaks_line(toks[i - 1].end, toks[i].start)
+            if not (toks[i].text == "#" and at_line_start):
                 i += 1
                 continue
             j = i + 1

@@ -30,12 +30,13 @@ void report_out_of_bounds(Thread* t, std::uintptr_t address, std::size_t bytes, 
                           std::uintptr_t pc) {
   Launch& launch = *t->block->launch;
   scheduler::fail_later(launch, cudaErrorIllegalAddress);
-  if (!first_time(ReportKind::out_of_bounds, pc, 0)) return;
+  const SourceLocation where = locate(pc);
+  if (!first_time_at(ReportKind::out_of_bounds, where, pc)) return;
   Finding f;
   f.kind = ReportKind::out_of_bounds;
   f.headline = std::string("out-of-bounds ") + ((flags & kWrite) ? "write" : "read") + " of " + byte_count(bytes) +
                " in " + space_of(address) + " memory";
-  f.parties.push_back(party((flags & kAtomic) ? "atomic" : (flags & kWrite) ? "write" : "read", t, locate(pc)));
+  f.parties.push_back(party((flags & kAtomic) ? "atomic" : (flags & kWrite) ? "write" : "read", t, where));
   f.details.push_back("location: " + shared_memory::describe_address(address, *t->block));
   f.details.push_back("the kernel goes on, as it may on a GPU, without touching any buffer; the launch reports "
                       "cudaErrorIllegalAddress");
@@ -44,13 +45,14 @@ void report_out_of_bounds(Thread* t, std::uintptr_t address, std::size_t bytes, 
 
 void report_never_written(Thread* t, std::uintptr_t address, std::size_t bytes, std::uint8_t flags,
                           std::uintptr_t pc) {
-  if (!first_time(ReportKind::uninitialized_read, pc, 0)) return;
+  const SourceLocation where = locate(pc);
+  if (!first_time_at(ReportKind::uninitialized_read, where, pc)) return;
   const bool shared = memory::in_shared(address);
   Finding f;
   f.kind = ReportKind::uninitialized_read;
   f.headline = std::string((flags & kAtomic) ? "atomic update of " : "read of ") + byte_count(bytes) + " of " +
                (shared ? "shared" : "global") + " memory that nothing wrote";
-  f.parties.push_back(party((flags & kAtomic) ? "atomic" : "read", t, locate(pc)));
+  f.parties.push_back(party((flags & kAtomic) ? "atomic" : "read", t, where));
   f.details.push_back("location: " + shared_memory::describe_address(address, *t->block));
   f.details.push_back(shared ? "no thread of this block wrote these bytes since the block started: shared memory "
                                "holds garbage when a block starts; write it (then __syncthreads()) before reading it"

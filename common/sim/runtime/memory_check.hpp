@@ -4,10 +4,10 @@
 // wrote since cudaMalloc (global memory) or since the block started (shared memory).
 //
 // An out-of-bounds access does not stop the kernel, as a small overrun does not on a GPU: it
-// is reported once per source line, the launch ends with cudaErrorIllegalAddress, and the
-// kernel runs on, so that a race later in it is found too. What it touches is no buffer's: a
-// read of it finds the fill pattern of fresh memory, whatever an earlier out-of-bounds write
-// stored there, so such writes are in effect dropped.
+// is reported once per source line (of each function), the launch ends with
+// cudaErrorIllegalAddress, and the kernel runs on, so that a race later in it is found too.
+// What it touches is no buffer's: a read of it finds the fill pattern of fresh memory, whatever
+// an earlier out-of-bounds write stored there, so such writes are in effect dropped.
 //
 // A read is reported as never written when none of its bytes was written: a struct copy
 // that reads the padding of written fields is not a bug. Atomics that read (atomicAdd, CAS,

@@ -563,6 +563,9 @@ def main(argv: list[str]) -> int:
         src = Source(Program._text(e.path))
         print(f"{shown}:{src.line_of(e.offset)}:{src.column_of(e.offset)}: error: {e.message}", file=sys.stderr)
         return 1
+    except ImportError as e:  # no libclang: say which package brings it, not a traceback
+        print(f"cu_rewrite: error: {e}", file=sys.stderr)
+        return 1
     os.makedirs(os.path.dirname(output), exist_ok=True)
     _write(output, display, body)
     if args.depfile:

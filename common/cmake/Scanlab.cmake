@@ -19,6 +19,7 @@ endif()
 
 find_package(Python3 REQUIRED COMPONENTS Interpreter)
 set(SCANLAB_REWRITER "${CMAKE_CURRENT_LIST_DIR}/../sim/tools/cu_rewrite.py")
+set(SCANLAB_REWRITER_TOKENS "${CMAKE_CURRENT_LIST_DIR}/../sim/tools/cpp_tokens.py")
 
 function(scanlab_sim_rewritten_path source out_var)
   get_filename_component(abs "${source}" ABSOLUTE)
@@ -44,7 +45,7 @@ function(scanlab_sim_rewrite source out_var)
   add_custom_command(
     OUTPUT "${out}"
     COMMAND Python3::Interpreter "${SCANLAB_REWRITER}" "${abs}" -o "${out}" --depfile "${out}.d" ${include_args}
-    DEPENDS "${abs}" "${SCANLAB_REWRITER}"
+    DEPENDS "${abs}" "${SCANLAB_REWRITER}" "${SCANLAB_REWRITER_TOKENS}"
     DEPFILE "${out}.d"
     COMMENT "Preparing ${name} for the CPU simulator"
     VERBATIM)

@@ -12,8 +12,10 @@
 namespace scanlab::sim::detail {
 namespace {
 
+// `flags`: kBlind for an atomic that only writes (atomicExch), so that it may be the first
+// write of a location.
 template <class T, class Update>
-T atomic_update(T* p, Update update, std::uintptr_t pc) {
+T atomic_update(T* p, Update update, std::uintptr_t pc, std::uint8_t flags = 0) {
   Thread* t = current_thread;
   if (!t) {
     T old;
@@ -24,10 +26,12 @@ T atomic_update(T* p, Update update, std::uintptr_t pc) {
     return old;
   }
   const auto address = reinterpret_cast<std::uintptr_t>(p);
-  const bool device = memory::in_global(address) || memory::in_shared(address);
+  const bool device = memory::in_window(address);
+  if (device) {
+    race_detector::check_access(t, address, sizeof(T), race_detector::kAtomic | race_detector::kWrite | flags, pc);
+  }
   // An atomic on a __device__ variable (host memory here, not checked for races) still hands
   // what a block published over to the blocks that read it, like one on global memory.
-  if (device) race_detector::check_access(t, address, sizeof(T), race_detector::kAtomic | race_detector::kWrite, pc);
   race_detector::acquire(t, address);
   const T old = *p;
   const T desired = update(old);
@@ -54,11 +58,12 @@ void fence(bool device_scope) {
 
 #define SCANLAB_PC reinterpret_cast<std::uintptr_t>(__builtin_return_address(0))
 using scanlab::sim::detail::atomic_update;
+using scanlab::sim::detail::race_detector::kBlind;
 
 #define SCANLAB_INTEGER_ATOMICS(T)                                                                          \
   T atomicAdd(T* a, T v) { return atomic_update(a, [v](T x) { return static_cast<T>(x + v); }, SCANLAB_PC); } \
   T atomicSub(T* a, T v) { return atomic_update(a, [v](T x) { return static_cast<T>(x - v); }, SCANLAB_PC); } \
-  T atomicExch(T* a, T v) { return atomic_update(a, [v](T) { return v; }, SCANLAB_PC); }                     \
+  T atomicExch(T* a, T v) { return atomic_update(a, [v](T) { return v; }, SCANLAB_PC, kBlind); }             \
   T atomicMax(T* a, T v) { return atomic_update(a, [v](T x) { return x < v ? v : x; }, SCANLAB_PC); }        \
   T atomicMin(T* a, T v) { return atomic_update(a, [v](T x) { return v < x ? v : x; }, SCANLAB_PC); }        \
   T atomicAnd(T* a, T v) { return atomic_update(a, [v](T x) { return static_cast<T>(x & v); }, SCANLAB_PC); } \
@@ -75,7 +80,7 @@ SCANLAB_INTEGER_ATOMICS(long long int)
 
 float atomicAdd(float* a, float v) { return atomic_update(a, [v](float x) { return x + v; }, SCANLAB_PC); }
 double atomicAdd(double* a, double v) { return atomic_update(a, [v](double x) { return x + v; }, SCANLAB_PC); }
-float atomicExch(float* a, float v) { return atomic_update(a, [v](float) { return v; }, SCANLAB_PC); }
+float atomicExch(float* a, float v) { return atomic_update(a, [v](float) { return v; }, SCANLAB_PC, kBlind); }
 unsigned int atomicInc(unsigned int* a, unsigned int limit) {
   return atomic_update(a, [limit](unsigned x) { return x >= limit ? 0u : x + 1; }, SCANLAB_PC);
 }

@@ -55,7 +55,7 @@ const Allocation* allocation_near(std::uintptr_t a) {
 
 }  // namespace
 
-void* allocate(std::size_t bytes, Site site) {
+void* allocate(std::size_t bytes, Site site, Contents contents) {
   memory::ensure_reserved();
   std::lock_guard<std::mutex> lock(allocation_mutex);
   const std::size_t span = footprint(bytes);
@@ -75,7 +75,8 @@ void* allocate(std::size_t bytes, Site site) {
     bump += span;
   }
   std::uintptr_t begin = regions.global_begin + offset;
-  memory::open_buffer(begin, begin, bytes, begin + span);
+  memory::open_buffer(begin, begin, bytes, begin + span,
+                      contents == Contents::unwritten ? memory::kUnwritten : memory::kLive);
   // Forget the freed buffers this one now covers, so lookups find the live one.
   allocations.erase(allocations.lower_bound(begin), allocations.lower_bound(begin + span));
   allocations.emplace(begin, Allocation{begin, bytes, site, false});
@@ -145,15 +146,20 @@ const Allocation* allocation_nearest(std::uintptr_t a, std::size_t& distance) {
 }
 
 std::string describe_address(std::uintptr_t a) {
-  if (!memory::in_global(a)) return "host memory";
+  if (!memory::in_window(a)) return "host memory";
+  // An address in a guard is far from every buffer: named by the nearest global buffer, since a
+  // wild index of a shared variable cannot be told from one of a global buffer there.
+  const std::string prefix = memory::in_global(a) ? ""
+                                                  : "no device memory at all (a wild index or pointer, far outside "
+                                                    "every buffer); the nearest buffer: ";
   std::size_t distance = 0;
   const Allocation* alloc = allocation_nearest(a, distance);
-  if (!alloc) return "global memory that no cudaMalloc returned";
+  if (!alloc) return prefix + "global memory that no cudaMalloc returned";
   std::string buffer = "a " + std::to_string(alloc->bytes) + "-byte buffer allocated at " +
                        std::string(alloc->site.file ? alloc->site.file : "?") + ":" + std::to_string(alloc->site.line);
   if (alloc->freed) buffer += ", already freed";
-  if (a < alloc->begin) return std::to_string(distance) + " bytes before the start of " + buffer;
-  if (a >= alloc->begin + alloc->bytes) return std::to_string(distance) + " bytes past the end of " + buffer;
+  if (a < alloc->begin) return prefix + std::to_string(distance) + " bytes before the start of " + buffer;
+  if (a >= alloc->begin + alloc->bytes) return prefix + std::to_string(distance) + " bytes past the end of " + buffer;
   return "byte " + std::to_string(a - alloc->begin) + " of " + buffer;
 }
 

@@ -11,7 +11,12 @@
 
 namespace scanlab::sim::detail::global_memory {
 
-void* allocate(std::size_t bytes, Site site);
+// What a new buffer holds. cudaMalloc's holds nothing yet: a kernel that reads a byte before
+// anything wrote it is reported. Memory that the host may fill without the simulator seeing it
+// (through memcpy or memset of the C library) must count as written, or its reads would be
+// reported falsely.
+enum class Contents { unwritten, written };
+void* allocate(std::size_t bytes, Site site, Contents contents = Contents::written);
 enum class FreeResult { freed, not_device, not_an_allocation, double_free };
 FreeResult deallocate(void* p);
 // Whether [p, p+n) lies inside one live cudaMalloc buffer.

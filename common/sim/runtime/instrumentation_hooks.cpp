@@ -49,8 +49,9 @@ inline void access(void* p, std::size_t bytes, std::uint8_t flags, std::uintptr_
   // access, not after: the load or store follows this hook directly, so a volatile load sees
   // the value that was there when it acquired (a flag seen set was also acquired).
   if (flags & kVolatile) scheduler::yield(t, pc);
-  if (memory::in_global(address) || memory::in_shared(address)) {
-    if (counters::enabled) counters::record_access(*t, address, bytes, memory::in_shared(address), flags & kWrite, pc);
+  if (memory::in_window(address)) {
+    if (counters::enabled && memory::in_buffer_ranges(address))
+      counters::record_access(*t, address, bytes, memory::in_shared(address), flags & kWrite, pc);
     race_detector::check_access(t, address, bytes, flags, pc);
     if (flags & kVolatile) {
       if (flags & kWrite) race_detector::release(t, address);

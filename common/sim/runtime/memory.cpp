@@ -29,8 +29,11 @@ __attribute__((constructor(101))) void reserve_at_startup() { ensure_reserved();
 void ensure_reserved() {
   static std::once_flag once;
   std::call_once(once, [] {
-    regions.global_begin = reinterpret_cast<std::uintptr_t>(reserve(kGlobalBytes));
-    regions.shared_begin = reinterpret_cast<std::uintptr_t>(reserve(kSharedBytes));
+    // Readable and writable throughout, guards included: an access to a guard is reported by the
+    // hook in front of it and then happens, harmlessly, where no buffer lives.
+    regions.window_begin = reinterpret_cast<std::uintptr_t>(reserve(kWindowBytes));
+    regions.global_begin = regions.window_begin + kGuardBytes;
+    regions.shared_begin = regions.global_begin + kGlobalBytes;
     regions.global_validity = static_cast<std::uint8_t*>(reserve(kGlobalBytes));
     regions.shared_validity = static_cast<std::uint8_t*>(reserve(kSharedBytes));
     regions.ready = true;
@@ -42,13 +45,23 @@ unsigned char* shared_arena(unsigned slot) {
   return reinterpret_cast<unsigned char*>(regions.shared_begin + std::size_t{slot} * kSharedArenaBytes);
 }
 
-void open_buffer(std::uintptr_t free_from, std::uintptr_t begin, std::size_t bytes, std::uintptr_t end) {
+void open_buffer(std::uintptr_t free_from, std::uintptr_t begin, std::size_t bytes, std::uintptr_t end,
+                 Validity contents) {
   mark(free_from, begin - free_from, kRedZone);
-  mark(begin, bytes, kLive);
+  mark(begin, bytes, contents);
   mark(begin + bytes, end - begin - bytes, kRedZone);
-  std::memset(reinterpret_cast<void*>(begin), kUninitializedByte, bytes);
+  std::memset(reinterpret_cast<void*>(free_from), kUninitializedByte, end - free_from);
 }
 
 void mark(std::uintptr_t begin, std::size_t bytes, Validity v) { std::memset(validity_of(begin), v, bytes); }
+
+void mark_written(const void* begin, std::size_t bytes) {
+  mark(reinterpret_cast<std::uintptr_t>(begin), bytes, kLive);
+}
+
+void copy_written_state(void* destination, const void* source, std::size_t bytes) {
+  std::memmove(validity_of(reinterpret_cast<std::uintptr_t>(destination)),
+               validity_of(reinterpret_cast<std::uintptr_t>(source)), bytes);
+}
 
 }  // namespace scanlab::sim::detail::memory

@@ -12,6 +12,7 @@
 #include "block.hpp"
 #include "launch.hpp"
 #include "memory.hpp"
+#include "memory_check.hpp"
 #include "report.hpp"
 #include "scheduler.hpp"
 #include "shared_memory.hpp"
@@ -158,20 +159,6 @@ void check_cell(Cell& cell, Thread* t, const AccessRecord& c, std::uintptr_t add
   else cell.read[1] = c;
 }
 
-void report_out_of_bounds(Thread* t, std::uintptr_t address, std::size_t bytes, std::uint8_t flags,
-                          std::uintptr_t pc) {
-  Finding f;
-  f.kind = ReportKind::out_of_bounds;
-  f.headline = std::string("out-of-bounds ") + ((flags & kWrite) ? "write" : "read") + " of " +
-               std::to_string(bytes) + " byte" + (bytes == 1 ? "" : "s") + " in " +
-               (in_shared(address) ? "shared" : "global") + " memory";
-  f.parties.push_back(party(role_of(flags), t, locate(pc)));
-  f.details.push_back("location: " + shared_memory::describe_address(address, *t->block));
-  f.details.push_back("the kernel was stopped here, as a GPU stops it with an illegal-address error");
-  report(f);
-  scheduler::abort_kernel(t, cudaErrorIllegalAddress);
-}
-
 }  // namespace
 
 void begin_launch(std::uint32_t launch_id, bool race_check) {
@@ -197,7 +184,9 @@ void begin_block(Block& b) {
 }
 
 void check_access(Thread* t, std::uintptr_t address, std::size_t bytes, std::uint8_t flags, std::uintptr_t pc) {
-  if (!memory::all_live(address, bytes)) report_out_of_bounds(t, address, bytes, flags, pc);
+  if (!(memory::in_buffer_ranges(address) && memory::all_live(address, bytes)) &&
+      !memory_check::check_irregular(t, address, bytes, flags, pc))
+    return;
   if ((flags & kWrite) && !(flags & kAtomic)) t->stored_since_yield = true;  // atomics count only when they change memory
   if (!race_check_enabled) return;
   Block* b = t->block;

@@ -26,7 +26,8 @@ struct Thread;
 
 namespace scanlab::sim::detail::race_detector {
 
-enum AccessFlags : std::uint8_t { kRead = 0, kWrite = 1, kAtomic = 2, kVolatile = 4 };
+// kBlind: a write that does not read what was there (atomicExch, an atomic store).
+enum AccessFlags : std::uint8_t { kRead = 0, kWrite = 1, kAtomic = 2, kVolatile = 4, kBlind = 8 };
 
 // A thread's part: happens-before among the lanes of its warp, lane clocks joined at every
 // __syncwarp.
@@ -46,7 +47,8 @@ struct BlockClocks {
 void begin_launch(std::uint32_t launch_id, bool race_check);
 void begin_block(Block& b);
 
-// Every access of kernel code to device memory, before it happens: bounds, then races.
+// Every access of kernel code to device memory (an address in memory::in_window), before it
+// happens: bounds and never-written bytes (memory_check), then races.
 void check_access(Thread* t, std::uintptr_t address, std::size_t bytes, std::uint8_t flags, std::uintptr_t pc);
 // Flag hand-off between blocks through a global location.
 void release(Thread* t, std::uintptr_t address);

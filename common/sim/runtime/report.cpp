@@ -182,6 +182,12 @@ bool first_time(ReportKind kind, std::uintptr_t a, std::uintptr_t b) {
   return reported_pairs.emplace(static_cast<int>(kind), a, b).second;
 }
 
+bool first_time_at(ReportKind kind, const SourceLocation& where, std::uintptr_t pc) {
+  if (where.file.empty()) return first_time(kind, pc, 0);
+  const std::size_t place = std::hash<std::string>{}(where.file + ":" + std::to_string(where.line) + ":" + where.function);
+  return first_time(kind, place, place);  // a pair no two code addresses make
+}
+
 void report(const Finding& f) {
   static std::once_flag registered;
   std::call_once(registered, [] { std::atexit(at_exit); });
@@ -217,6 +223,7 @@ const char* to_string(ReportKind kind) {
     case ReportKind::warp_mask: return "warp-mask";
     case ReportKind::deadlock: return "deadlock";
     case ReportKind::out_of_bounds: return "out-of-bounds";
+    case ReportKind::uninitialized_read: return "uninitialized-read";
     case ReportKind::invalid_launch: return "invalid-launch";
     case ReportKind::host_access: return "host-access";
     case ReportKind::unsupported: return "unsupported";

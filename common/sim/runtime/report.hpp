@@ -47,6 +47,9 @@ void report(const Finding& finding);
 
 // Each pair of code addresses is reported once per process: a race in a loop is one bug.
 bool first_time(ReportKind kind, std::uintptr_t a, std::uintptr_t b);
+// A finding of one place (an out-of-bounds access, a never-written read) is reported once per
+// line of each function (each instantiation of a template): a line holds several accesses.
+bool first_time_at(ReportKind kind, const SourceLocation& where, std::uintptr_t pc);
 
 std::string format_index(uint3 v);
 

@@ -219,7 +219,7 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) 
 
 cudaError_t cudaMalloc(void** ptr, std::size_t bytes, const char* file, unsigned line) {
   if (!ptr) return misuse("cudaMalloc", "the output pointer is null");
-  *ptr = global_memory::allocate(bytes, Site{file, line});
+  *ptr = global_memory::allocate(bytes, Site{file, line}, global_memory::Contents::unwritten);
   return *ptr ? cudaSuccess : cudaErrorMemoryAllocation;
 }
 
@@ -361,6 +361,8 @@ cudaError_t copy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind k
   }
   if (e != cudaSuccess) return e;
   std::memmove(dst, src, bytes);
+  if (kind == cudaMemcpyHostToDevice) memory::mark_written(dst, bytes);
+  if (kind == cudaMemcpyDeviceToDevice) memory::copy_written_state(dst, src, bytes);
   return cudaSuccess;
 }
 }  // namespace
@@ -380,6 +382,7 @@ cudaError_t cudaMemset(void* ptr, int value, std::size_t bytes) {
   if (bytes == 0) return cudaSuccess;
   if (cudaError_t e = check_device_range("cudaMemset", "the destination", ptr, bytes); e != cudaSuccess) return e;
   std::memset(ptr, value, bytes);
+  memory::mark_written(ptr, bytes);
   return cudaSuccess;
 }
 

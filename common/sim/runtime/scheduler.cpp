@@ -17,6 +17,7 @@
 #include "block.hpp"
 #include "device_limits.hpp"
 #include "errors.hpp"
+#include "fault_handler.hpp"
 #include "fiber_stacks.hpp"
 #include "launch.hpp"
 #include "launch_configuration.hpp"
@@ -246,6 +247,7 @@ void launch(const LaunchRequest& request) {
   }
   if (!valid_launch_configuration(request)) return;
   std::lock_guard<std::mutex> lock(launch_mutex);
+  fault_handler::install();
 
   Launch launch;
   launch.id = ++launch_counter;

@@ -28,6 +28,10 @@ inline void wake(Block& b, Thread& t) {
   t.waiting = Waiting::no;
   b.runnable.push_back(&t);
 }
+// An error the launch ends with, found by a thread that goes on.
+inline void fail_later(Launch& launch, cudaError_t error) {
+  if (launch.error == cudaSuccess) launch.error = error;
+}
 // Stops the launch for a finding no thread can get past; the launch ends with `error`.
 inline void stop(Launch& launch, cudaError_t error) {
   launch.aborted = true;

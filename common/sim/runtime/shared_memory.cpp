@@ -55,7 +55,8 @@ void shared_memory::begin_block(Block& b) {
   arena.variables.clear();
   const Launch& launch = *b.launch;
   if (launch.dynamic_shared_bytes)
-    place(arena, Variable{nullptr, 0, launch.dynamic_shared_bytes, "extern __shared__ (dynamic)", launch.site});
+    place(arena, Variable{nullptr, memory::kSharedLeadingRedZone, launch.dynamic_shared_bytes,
+                          "extern __shared__ (dynamic)", launch.site});
 }
 
 void shared_memory::end_block(Block& b) {
@@ -95,7 +96,7 @@ void* block_shared_storage(const void* key, std::size_t bytes, std::size_t align
   Arena& arena = t->block->shared;
   for (const Variable& v : arena.variables)
     if (v.key == key) return arena.base + v.offset;
-  const std::size_t offset = kSharedLayout.start(arena.used, alignment);
+  const std::size_t offset = kSharedLayout.start(std::max(arena.used, memory::kSharedLeadingRedZone), alignment);
   std::size_t static_bytes = bytes;
   for (const Variable& v : arena.variables)
     if (v.key) static_bytes += v.bytes;
@@ -120,7 +121,7 @@ void* block_dynamic_shared(std::size_t, const char* name, const char* file, unsi
     arena.variables.front().name = name;  // name it as the kernel does, for reports
     arena.variables.front().declared = Site{file, line};
   }
-  return arena.base;
+  return arena.base + memory::kSharedLeadingRedZone;
 }
 
 cudaError_t set_max_dynamic_shared_memory(int bytes) {

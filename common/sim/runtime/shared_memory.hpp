@@ -1,7 +1,7 @@
-// Each resident block's shared memory: an arena of the shared range of device memory, holding the
-// dynamic part first, then the static __shared__ variables in the order the block's threads first
-// reach their declarations, each followed by its red zone. (Lab code reaches it through
-// scanlab/sim/shared_memory.hpp; this is the runtime's side.)
+// Each resident block's shared memory: an arena of the shared range of device memory, holding,
+// after a leading red zone, the dynamic part first, then the static __shared__ variables in the
+// order the block's threads first reach their declarations, each followed by its red zone.
+// (Lab code reaches it through scanlab/sim/shared_memory.hpp; this is the runtime's side.)
 #pragma once
 
 #include <cstddef>

@@ -11,12 +11,13 @@
 
 namespace scanlab::sim::detail {
 namespace {
-inline void kernel_atomic(volatile void* p, std::size_t bytes, std::uintptr_t pc) {
+// `flags`: kBlind for a store, which may be the first write of a location.
+inline void kernel_atomic(volatile void* p, std::size_t bytes, std::uintptr_t pc, std::uint8_t flags = 0) {
   Thread* t = current_thread;
   if (!t) return;
   auto address = reinterpret_cast<std::uintptr_t>(const_cast<void*>(p));
-  if (memory::in_global(address) || memory::in_shared(address)) {
-    race_detector::check_access(t, address, bytes, race_detector::kAtomic | race_detector::kWrite, pc);
+  if (memory::in_window(address)) {
+    race_detector::check_access(t, address, bytes, race_detector::kAtomic | race_detector::kWrite | flags, pc);
     race_detector::acquire(t, address);
     race_detector::release(t, address);
   }
@@ -33,7 +34,7 @@ inline void kernel_atomic(volatile void* p, std::size_t bytes, std::uintptr_t pc
     return v;                                                                                            \
   }                                                                                                      \
   extern "C" void __tsan_atomic##bits##_store(volatile T* a, T v, int) {                                \
-    scanlab::sim::detail::kernel_atomic(a, sizeof(T), SCANLAB_PC);                                       \
+    scanlab::sim::detail::kernel_atomic(a, sizeof(T), SCANLAB_PC, scanlab::sim::detail::race_detector::kBlind); \
     __atomic_store_n(a, v, __ATOMIC_SEQ_CST);                                                            \
   }                                                                                                      \
   extern "C" T __tsan_atomic##bits##_exchange(volatile T* a, T v, int) {                                \

@@ -5,6 +5,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <csignal>
 #include <cstdlib>
 #include <functional>
 #include <map>
@@ -63,7 +65,9 @@ struct PlantedCase {
   std::vector<std::string> args;
   std::map<std::string, std::string> env;  // SCANLAB_SIM_* settings
   int exit_status = 0;
+  int signal = 0;  // the signal that ends the program, if one must
   std::string kind;  // the kind of every report; empty: the program must run without any report
+  std::vector<std::string> more_kinds;  // further kinds the run reports too, each at its own marked lines
   bool error = true;
   PartyCheck check;
   std::string stdout_contains;
@@ -101,8 +105,7 @@ PlantedCase with_env(PlantedCase c, std::map<std::string, std::string> env) {
 
 // Errors that stop the kernel, as on a GPU: each run can make only one of them.
 bool stops_the_kernel(const std::string& kind) {
-  return kind == "barrier-divergence" || kind == "deadlock" || kind == "out-of-bounds" || kind == "warp-mask" ||
-         kind == "invalid-launch";
+  return kind == "barrier-divergence" || kind == "deadlock" || kind == "warp-mask" || kind == "invalid-launch";
 }
 
 bool is_power_of_two(unsigned x) { return x != 0 && (x & (x - 1)) == 0; }
@@ -229,6 +232,19 @@ PartyCheck thread_named(unsigned thread) {
   };
 }
 
+// stderr says each of `parts` (where a report names the buffer or variable, how far away).
+PartyCheck stderr_says(std::vector<std::string> parts, PartyCheck also = {}) {
+  return [parts, also](const Outcome& o) {
+    for (const std::string& part : parts) EXPECT_THAT(o.process.err, HasSubstr(part));
+    if (also) also(o);
+  };
+}
+
+PlantedCase also_reports(PlantedCase c, std::vector<std::string> kinds) {
+  c.more_kinds = std::move(kinds);
+  return c;
+}
+
 // A launch is host code: the party is the launch's line, with no block or thread.
 void host_side_launch(const Outcome& o) {
   for (const JsonReport& r : o.reports) {
@@ -257,6 +273,9 @@ std::vector<PlantedCase> planted_cases() {
   cases.push_back(bug("KernelInHeaderMissingBarrier", "header_kernel", "race"));
   cases.push_back(clean("KernelInHeaderFixed", "header_kernel", true));
   cases.push_back(clean("TextbookStyleDeclarationsAndLaunch", "textbook_style", false));
+  cases.push_back(clean("LaunchesInsideMacros", "macro_launch", false));
+  cases.push_back(clean("TemplatedStaticVolatileAlignedShared", "templated_shared", false));
+  cases.push_back(clean("SharedInsideDeviceFunction", "shared_in_device_function", false));
   cases.push_back(bug("PlainStoreBesideAtomics", "atomic_beside_plain", "race"));
   cases.push_back(clean("CompareAndSwapLoopAndAtomicReset", "atomic_beside_plain", true));
   cases.push_back(bug("BallotCallerOutsideMask", "ballot_outside_mask", "warp-mask", upper_half_warp));
@@ -287,11 +306,41 @@ std::vector<PlantedCase> planted_cases() {
   cases.push_back(clean("GlobalExchangeAfterBarrier", "global_race_in_block", true));
   cases.push_back(bug("OutOfBoundsGlobal", "out_of_bounds_global", "out-of-bounds", thread_named(100)));
   cases.push_back(bug("OutOfBoundsShared", "out_of_bounds_shared", "out-of-bounds", thread_named(63)));
-  cases.push_back(bug("ReadBeforeTheFirstBuffer", "exclusive_shift", "out-of-bounds", [](const Outcome& o) {
-    thread_named(0)(o);
-    EXPECT_THAT(o.process.err, HasSubstr("location: 4 bytes before the start of a 256-byte buffer allocated at"));
-  }));
+  cases.push_back(bug("ReadBeforeTheFirstBufferAndSharedVariable", "exclusive_shift", "out-of-bounds",
+                      stderr_says({"out-of-bounds read of 4 bytes in global memory",
+                                   "location: 4 bytes before the start of a 256-byte buffer allocated at",
+                                   "out-of-bounds read of 4 bytes in shared memory",
+                                   "location: shared memory 4 bytes before the start of 'tile'"},
+                                  thread_named(0))));
   cases.push_back(clean("ShiftWithIdentityAtZero", "exclusive_shift", true));
+  cases.push_back(bug("WildIndexFarOutsideEveryBuffer", "wild_index", "out-of-bounds",
+                      stderr_says({"no device memory at all", "the launch reports cudaErrorIllegalAddress"},
+                                  thread_named(0))));
+  cases.push_back(clean("IndexCheckedAtBlockZero", "wild_index", true));
+  // An address that is no memory at all faults, as on a GPU, but the line is reported first.
+  PlantedCase null_pointer = bug("NullPointerInKernel", "null_pointer", "out-of-bounds",
+                                 stderr_says({"bytes past a null pointer"}, thread_named(3)));
+  null_pointer.signal = SIGSEGV;
+  cases.push_back(null_pointer);
+  cases.push_back(clean("PointerCheckedForNull", "null_pointer", true));
+  // The kernel goes on after an out-of-bounds store, and its race is found in the same run.
+  cases.push_back(also_reports(bug("OutOfBoundsThenRace", "out_of_bounds_then_race", "out-of-bounds"), {"race"}));
+  cases.push_back(clean("InBoundsAndBarrier", "out_of_bounds_then_race", true));
+
+  // Reads of memory that nothing wrote (compute-sanitizer's initcheck, and shared memory too).
+  cases.push_back(bug("HistogramNeverZeroed", "histogram_not_zeroed", "uninitialized-read",
+                      stderr_says({"read of 4 bytes of global memory that nothing wrote", "32-byte buffer allocated at",
+                                   "set it with cudaMemset"})));
+  cases.push_back(clean("HistogramZeroed", "histogram_not_zeroed", true));
+  cases.push_back(bug("AccumulatorNeverZeroed", "accumulator_not_zeroed", "uninitialized-read",
+                      stderr_says({"atomic update of 4 bytes of global memory that nothing wrote",
+                                   "byte 0 of a 4-byte buffer allocated at"},
+                                  thread_named(0))));
+  cases.push_back(clean("AccumulatorZeroed", "accumulator_not_zeroed", true));
+  cases.push_back(bug("SharedReadBeforeAnyWrite", "shared_read_before_write", "uninitialized-read",
+                      stderr_says({"of shared memory that nothing wrote", "shared variable 'tile'",
+                                   "shared variable 'dynamic_tile'"})));
+  cases.push_back(clean("SharedTileFilledWithIdentity", "shared_read_before_write", true));
 
   PlantedCase too_large = bug("BlockOf1025Threads", "block_too_large", "invalid-launch", host_side_launch);
   too_large.stdout_contains = "launch status: cudaErrorInvalidValue";
@@ -365,8 +414,10 @@ TEST_P(PlantedProgram, ReportsExactlyWhatWasPlanted) {
   if (!read_file(header).empty()) o.header_markers = expected_lines(header);
   SCOPED_TRACE("stderr of " + base_name(program) + ":\n" + o.process.err);
 
-  ASSERT_EQ(o.process.signal, 0) << "the program was killed by signal " << o.process.signal;
-  EXPECT_EQ(o.process.exit_status, c.exit_status);
+  ASSERT_EQ(o.process.signal, c.signal) << "the program was killed by signal " << o.process.signal;
+  if (c.signal == 0) {
+    EXPECT_EQ(o.process.exit_status, c.exit_status);
+  }
   if (!c.stdout_contains.empty()) {
     EXPECT_THAT(o.process.out, HasSubstr(c.stdout_contains));
   }
@@ -375,26 +426,36 @@ TEST_P(PlantedProgram, ReportsExactlyWhatWasPlanted) {
     EXPECT_THAT(o.process.err, Not(HasSubstr("scanlab-sim:")));
     return;
   }
-  ASSERT_FALSE(o.reports.empty()) << "expected a " << c.kind << " report";
-  ASSERT_TRUE(o.markers.count(c.kind) || o.header_markers.count(c.kind))
-      << source << " marks no line with // expect: " << c.kind;
-  if (stops_the_kernel(c.kind)) {
-    EXPECT_EQ(o.reports.size(), 1u) << "the kernel stops at its first " << c.kind;
-  }
-  // Kernels in the program's own header are reported at the header's lines.
-  std::set<unsigned> named, named_in_header;
-  for (const JsonReport& r : o.reports) {
-    EXPECT_EQ(r.kind, c.kind) << r.headline;
-    EXPECT_EQ(r.error, c.error) << r.headline;
-    for (const ReportParty& p : r.parties) {
-      const bool in_header = base_name(p.file) == c.program + ".cuh";
-      if (!in_header) EXPECT_EQ(base_name(p.file), c.program + ".cu") << p.role << " in " << r.headline;
-      (in_header ? named_in_header : named).insert(p.line);
+  std::vector<std::string> kinds{c.kind};
+  kinds.insert(kinds.end(), c.more_kinds.begin(), c.more_kinds.end());
+  for (const std::string& kind : kinds) {
+    SCOPED_TRACE("reports of kind " + kind);
+    ASSERT_TRUE(o.markers.count(kind) || o.header_markers.count(kind))
+        << source << " marks no line with // expect: " << kind;
+    // Kernels in the program's own header are reported at the header's lines.
+    std::set<unsigned> named, named_in_header;
+    std::size_t count = 0;
+    for (const JsonReport& r : o.reports) {
+      if (r.kind != kind) continue;
+      count += 1;
+      EXPECT_EQ(r.error, c.error) << r.headline;
+      for (const ReportParty& p : r.parties) {
+        const bool in_header = base_name(p.file) == c.program + ".cuh";
+        if (!in_header) EXPECT_EQ(base_name(p.file), c.program + ".cu") << p.role << " in " << r.headline;
+        (in_header ? named_in_header : named).insert(p.line);
+      }
     }
+    ASSERT_GT(count, 0u) << "expected a " << kind << " report";
+    if (stops_the_kernel(kind)) {
+      EXPECT_EQ(count, 1u) << "the kernel stops at its first " << kind;
+    }
+    EXPECT_EQ(named, o.markers[kind]) << "lines named by the reports vs lines marked // expect: " << kind;
+    EXPECT_EQ(named_in_header, o.header_markers[kind])
+        << "lines of " << c.program << ".cuh named by the reports vs lines marked // expect: " << kind;
   }
-  EXPECT_EQ(named, o.markers[c.kind]) << "lines named by the reports vs lines marked // expect: " << c.kind;
-  EXPECT_EQ(named_in_header, o.header_markers[c.kind])
-      << "lines of " << c.program << ".cuh named by the reports vs lines marked // expect: " << c.kind;
+  for (const JsonReport& r : o.reports) {
+    EXPECT_NE(std::find(kinds.begin(), kinds.end(), r.kind), kinds.end()) << "an unexpected report: " << r.headline;
+  }
   if (c.check) c.check(o);
 }
 

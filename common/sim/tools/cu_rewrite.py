@@ -8,28 +8,38 @@ Three constructs of CUDA C++ are not C++, and only these are rewritten:
   __shared__ T name[N];            -> auto& name = ::scanlab::sim::block_shared<T[N]>([]{}, "name", __FILE__, __LINE__);
   extern __shared__ T name[];      -> auto* const name = ::scanlab::sim::dynamic_shared<T>("name", __FILE__, __LINE__);
 
-Everything else (templates, lambdas, macros) is left to the C++ compiler. Comments and string
-literals are never touched, and every rewrite keeps the number of lines, so with the
-`#line 1 "file.cu"` put in front, compiler errors and simulator reports name the student's own
-file and line. Inline PTX (`asm`) cannot run on a CPU and is rejected here, with its line.
+Everything else (templates, lambdas, macros) is left to the C++ compiler. The source is read
+as C++ tokens from libclang's lexer (cpp_tokens.py), so comments, string and character literals
+(raw strings too) are never touched and a construct is recognized by its tokens, not by a
+pattern: a launch inside a #define (a launch macro, `__VA_ARGS__` included), a kernel with
+template arguments of any kind (`k<T, (N > 2)><<<...>>>`), `static`, `volatile`, templated and
+aligned `__shared__` declarations, several declarators in one of them, `__shared__` in
+`__device__` functions. Every rewrite keeps the number of lines (inside a directive, as line
+continuations), so with the `#line 1 "file.cu"` put in front, compiler errors and simulator
+reports name the student's own file and line. Inline PTX (`asm`) cannot run on a CPU and is
+rejected here, with its line; so is a `__shared__` declaration inside a macro, and a launch
+whose `<<<` and `>>>` lie on both sides of a macro's use.
 
-The program's own headers are rewritten too: every `#include "file"` found next to the
-including file or in a -I directory that holds one of these constructs (itself or through its
-own includes) is written beside the output, rewritten the same way, and the directive points
-at that copy; other headers found so are included from where they are. --depfile lists every
-header read, so that a build runs the rewrite again when one changes.
+The program's own headers are rewritten too: every `#include "file"` (or `#include NAME`, NAME
+defined in the same file as a quoted name) found next to the including file or in a -I directory
+that holds one of these constructs (itself or through its own includes) is written beside the
+output, rewritten the same way, and the directive points at that copy; other headers found so
+are included from where they are. An `#include NAME` whose macro is defined elsewhere is not
+followed, with a warning. --depfile lists every header read, so that a build runs the rewrite
+again when one changes.
 """
 
 from __future__ import annotations
 
 import argparse
+import bisect
 import hashlib
 import os
 import re
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-IDENT = re.compile(r"[A-Za-z_]\w*")
+from cpp_tokens import Token, tokenize
 
 
 class RewriteError(Exception):
@@ -39,81 +49,68 @@ class RewriteError(Exception):
         self.message = message
 
 
-def code_mask(text: str, directives: list[int] | None = None) -> list[bool]:
-    """True for characters that are C++ code: not in a comment, a literal or a preprocessor line.
-    The offsets of the preprocessor directives' '#' are appended to `directives` if given."""
-    mask = [True] * len(text)
-    i, n = 0, len(text)
-    at_line_start = True
-    while i < n:
-        c = text[i]
-        if at_line_start and c == "#":
-            # A preprocessor directive runs to the end of the line, continuations included.
-            if directives is not None:
-                directives.append(i)
-            j = i
-            while j < n and text[j] != "\n":
-                if text[j] == "\\" and j + 1 < n and text[j + 1] == "\n":
-                    j += 2
-                    continue
-                if text.startswith("/*", j):  # a block comment may span lines inside a directive
-                    end = text.find("*/", j + 2)
-                    j = n if end < 0 else end + 2
-                    continue
-                j += 1
-            for k in range(i, j):
-                mask[k] = False
-            i = j
-            continue
-        if c == "\n":
-            at_line_start = True
-            i += 1
-            continue
-        if not c.isspace():
-            at_line_start = False
-        if text.startswith("//", i):
-            j = text.find("\n", i)
-            j = n if j < 0 else j
-            for k in range(i, j):
-                mask[k] = False
-            i = j
-            continue
-        if text.startswith("/*", i):
-            j = text.find("*/", i + 2)
-            j = n if j < 0 else j + 2
-            for k in range(i, j):
-                mask[k] = False
-            i = j
-            continue
-        raw = re.match(r'(?:u8|u|U|L)?R"([^()\\ ]{0,16})\(', text[i:i + 24])
-        if raw and (i == 0 or not (text[i - 1].isalnum() or text[i - 1] == "_")):
-            end = text.find(")" + raw.group(1) + '"', i + raw.end())
-            j = n if end < 0 else end + len(raw.group(1)) + 2
-            for k in range(i, j):
-                mask[k] = False
-            i = j
-            continue
-        if c in "\"'":
-            # A digit separator (1'000) is not a character literal.
-            if c == "'" and i > 0 and text[i - 1].isalnum() and (i + 1 < n and text[i + 1].isalnum()):
-                i += 1
-                continue
-            j = i + 1
-            while j < n and text[j] != c and text[j] != "\n":
-                j += 2 if text[j] == "\\" else 1
-            j = min(j + 1, n)
-            for k in range(i, j):
-                mask[k] = False
-            i = j
-            continue
-        i += 1
-    return mask
+@dataclass
+class Directive:
+    """A preprocessor directive: its tokens are tokens[first:end]."""
+    first: int
+    end: int
+    name: str  # "define", "include", "if", ...
 
 
 @dataclass
 class Source:
+    """A file as tokens: comments apart, and each token's directive, if it is in one."""
     text: str
-    mask: list[bool]
+    tokens: list[Token] = field(default_factory=list)      # code: no comments
+    comments: list[Token] = field(default_factory=list)
+    directive_of: list[int] = field(default_factory=list)  # per token: index into directives, or -1
+    directives: list[Directive] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, text: str) -> "Source":
+        src = cls(text)
+        for t in tokenize(text):
+            (src.comments if t.kind == "comment" else src.tokens).append(t)
+        src._find_directives()
+        return src
+
+    def _breaks_line(self, begin: int, end: int) -> bool:
+        """Whether text[begin:end] (between two tokens) ends a logical line: a newline that is not
+        escaped by a backslash and not inside a comment."""
+        k = bisect.bisect_left(self._comment_starts, begin)
+        i = begin
+        while i < end:
+            if k < len(self.comments) and self.comments[k].start == i:
+                if self.comments[k].text.startswith("//"):
+                    return True  # a line comment runs to the end of its line
+                i = self.comments[k].end
+                k += 1
+                continue
+            if self.text[i] == "\n":
+                before = self.text[begin:i].rstrip("\r")
+                if not before.endswith("\\"):
+                    return True
+            i += 1
+        return False
+
+    def _find_directives(self) -> None:
+        self._comment_starts = [c.start for c in self.comments]
+        self.directive_of = [-1] * len(self.tokens)
+        toks = self.tokens
+        i = 0
+        while i < len(toks):
+            at_line_start = i == 0 or self._breaks_line(toks[i - 1].end, toks[i].start)
+            if not (toks[i].text == "#" and at_line_start):
+                i += 1
+                continue
+            j = i + 1
+            while j < len(toks) and not self._breaks_line(toks[j - 1].end, toks[j].start):
+                j += 1
+            name = toks[i + 1].text if i + 1 < j else ""
+            for k in range(i, j):
+                self.directive_of[k] = len(self.directives)
+            self.directives.append(Directive(i, j, name))
+            i = j
 
     def line_of(self, offset: int) -> int:
         return self.text.count("\n", 0, offset) + 1
@@ -121,230 +118,275 @@ class Source:
     def column_of(self, offset: int) -> int:
         return offset - (self.text.rfind("\n", 0, offset) + 1) + 1
 
-    def is_code(self, i: int) -> bool:
-        return 0 <= i < len(self.text) and self.mask[i]
+    def in_directive(self, k: int, name: str | None = None) -> bool:
+        d = self.directive_of[k]
+        return d >= 0 and (name is None or self.directives[d].name == name)
 
-    def find_code(self, needle: str, start: int) -> int:
-        i = self.text.find(needle, start)
-        while i >= 0 and not all(self.mask[i:i + len(needle)]):
-            i = self.text.find(needle, i + 1)
-        return i
+    def same_context(self, a: int, b: int) -> bool:
+        """Tokens a and b are both ordinary code, or both in one directive."""
+        return self.directive_of[a] == self.directive_of[b]
 
-    def matching_close(self, open_at: int, opener: str, closer: str) -> int:
-        depth = 0
-        for i in range(open_at, len(self.text)):
-            if not self.mask[i]:
-                continue
-            if self.text[i] == opener:
-                depth += 1
-            elif self.text[i] == closer:
-                depth -= 1
-                if depth == 0:
-                    return i
-        raise RewriteError(open_at, f"no matching '{closer}' for this '{opener}'")
+    def matching(self, k: int) -> int:
+        """The index of the bracket that closes (or, for a closing one, opens) the one at k."""
+        pairs = {"(": ")", "[": "]", "{": "}"}
+        opener = self.tokens[k].text
+        if opener in pairs:
+            closer, step = pairs[opener], 1
+        else:
+            closer, step = {v: o for o, v in pairs.items()}[opener], -1
+        depth, i = 0, k
+        while 0 <= i < len(self.tokens) and self.same_context(i, k):
+            t = self.tokens[i].text
+            depth += (t == opener) - (t == closer)
+            if depth == 0:
+                return i
+            i += step
+        raise RewriteError(self.tokens[k].start, f"no matching '{closer}' for this '{opener}'")
 
-    def skip_space(self, i: int) -> int:
-        while i < len(self.text) and (self.text[i].isspace() or not self.mask[i]):
-            i += 1
-        return i
+    def joined(self, first: int, end: int) -> str:
+        """tokens[first:end] as one line of code (comments and line breaks dropped)."""
+        return " ".join(t.text for t in self.tokens[first:end])
 
-    def skip_space_back(self, i: int) -> int:
-        while i >= 0 and (self.text[i].isspace() or not self.mask[i]):
-            i -= 1
-        return i
+    def adjacent(self, a: int, b: int) -> bool:
+        """Only spaces or tabs between tokens a and b (`<< <` as a formatter writes `<<<`)."""
+        return self.text[self.tokens[a].end:self.tokens[b].start].strip(" \t") == ""
+
+
+def keep_lines(src: Source, begin: int, end: int, replacement: str, in_directive: bool) -> str:
+    """`replacement` for text[begin:end], followed by the line breaks it lost, so that every later
+    line keeps its number; inside a directive, as continuations."""
+    missing = src.text.count("\n", begin, end) - replacement.count("\n")
+    return replacement + (" \\\n" if in_directive else "\n") * max(0, missing)
+
+
+def template_opener(src: Source, close: int) -> int:
+    """The `<` that opens the template arguments closed at token `close` (`>` or `>>`)."""
+    depth, i = 0, close
+    while i >= 0 and src.same_context(i, close):
+        t = src.tokens[i].text
+        if t in ")]}":
+            i = src.matching(i)
+        elif t in (">", ">>"):
+            depth += len(t)
+        elif t == "<":
+            depth -= 1
+            if depth == 0:
+                return i
+        i -= 1
+    raise RewriteError(src.tokens[close].start, "cannot find the kernel before <<<")
 
 
 def callee_start(src: Source, launch_at: int) -> int:
-    """Start of the expression naming the kernel: `name`, `ns::name`, `name<T, Op>` or `(expr)`."""
-    t = src.text
-
-    def back_to_opener(i: int, opener: str, closer: str) -> int:
-        depth = 0
-        while i >= 0:
-            if src.mask[i]:
-                depth += t[i] == closer
-                depth -= t[i] == opener
-                if depth == 0:
-                    return i
-            i -= 1
-        raise RewriteError(launch_at, "cannot find the kernel before <<<")
-
-    i = src.skip_space_back(launch_at - 1)
-    if i >= 0 and t[i] == ")":
-        return back_to_opener(i, "(", ")")
-    while i >= 0:
-        if t[i] == ">":  # template arguments
-            i = src.skip_space_back(back_to_opener(i, "<", ">") - 1)
-        if i < 0 or not (t[i].isalnum() or t[i] == "_"):
+    """The first token of the expression naming the kernel before the launch at token
+    `launch_at`: `name`, `ns::name`, `name<T, Op>`, `ns::template name<T>` or `(expr)`."""
+    toks = src.tokens
+    i = launch_at - 1
+    if i >= 0 and toks[i].text == ")" and src.same_context(i, launch_at):
+        return src.matching(i)
+    start = None
+    while i >= 0 and src.same_context(i, launch_at):
+        if toks[i].text in (">", ">>"):
+            i = template_opener(src, i) - 1
+        if i < 0 or toks[i].kind != "identifier":
             break
-        while i >= 0 and (t[i].isalnum() or t[i] == "_"):
+        start = i
+        i -= 1
+        if i >= 0 and toks[i].text == "template":
+            start = i
             i -= 1
-        start = i + 1
-        j = src.skip_space_back(i)
-        if j >= 1 and t[j] == ":" and t[j - 1] == ":":
-            i = src.skip_space_back(j - 2)
-            if i < 0 or not (t[i].isalnum() or t[i] in "_>"):
-                return j - 1  # a leading `::`
+        if i >= 0 and toks[i].text == "::":
+            start = i
+            i -= 1
             continue
-        return start
-    raise RewriteError(launch_at, "cannot find the kernel before <<<")
+        break
+    if start is None:
+        raise RewriteError(toks[launch_at].start, "cannot find the kernel before <<<")
+    return start
 
 
-# `<<<` and `>>>`, also as a formatter may write them: `<< <grid, block >> >`.
-LAUNCH_OPEN = re.compile(r"<<[ \t]*<")
-LAUNCH_CLOSE = re.compile(r">>[ \t]*>")
+def is_launch_open(src: Source, k: int) -> bool:
+    t = src.tokens
+    return t[k].text == "<<" and k + 1 < len(t) and t[k + 1].text == "<" and src.adjacent(k, k + 1)
 
 
-def find_code_pattern(src: Source, pattern: re.Pattern, start: int) -> re.Match | None:
-    for match in pattern.finditer(src.text, start):
-        if all(src.mask[match.start():match.end()]):
-            return match
-    return None
+def is_launch_close(src: Source, k: int) -> bool:
+    t = src.tokens
+    return t[k].text == ">>" and k + 1 < len(t) and t[k + 1].text == ">" and src.adjacent(k, k + 1)
 
 
 def rewrite_launches(src: Source, edits: list[tuple[int, int, str]]) -> None:
-    pos = 0
-    while True:
-        opening = find_code_pattern(src, LAUNCH_OPEN, pos)
-        if opening is None:
-            return
-        at = opening.start()
-        closing = find_code_pattern(src, LAUNCH_CLOSE, opening.end())
-        if closing is None:
+    """`k<<<grid, block...>>>(args)`, in code and in the body of a #define (a launch macro)."""
+    toks = src.tokens
+    k = 0
+    while k < len(toks):
+        if not is_launch_open(src, k) or (src.in_directive(k) and not src.in_directive(k, "define")):
+            k += 1
+            continue
+        at = toks[k].start
+        close, depth = k + 2, 0
+        while close < len(toks) and src.same_context(close, k):
+            if depth == 0 and is_launch_close(src, close):
+                break
+            t = toks[close].text
+            depth += (t in "([{") - (t in ")]}")
+            close += 1
+        else:
             raise RewriteError(at, "kernel launch: no '>>>' after '<<<'")
-        end_cfg = closing.start()
-        config = src.text[opening.end():end_cfg]
-        if not config.strip():
+        if close >= len(toks) or not src.same_context(close, k):
+            raise RewriteError(at, "kernel launch: no '>>>' after '<<<' (a launch split across a macro "
+                                   "and its use cannot be rewritten)")
+        if close == k + 2:
             raise RewriteError(at, "kernel launch: the configuration <<<grid, block>>> is empty")
-        open_args = src.skip_space(closing.end())
-        if open_args >= len(src.text) or src.text[open_args] != "(":
-            raise RewriteError(end_cfg, "kernel launch: expected '(' with the kernel's arguments after '>>>'")
-        close_args = src.matching_close(open_args, "(", ")")
-        args = src.text[open_args + 1:close_args]
-        start = callee_start(src, at)
-        kernel = src.text[start:at]
+        open_args = close + 2
+        if open_args >= len(toks) or toks[open_args].text != "(" or not src.same_context(open_args, k):
+            raise RewriteError(toks[close].start, "kernel launch: expected '(' with the kernel's arguments after '>>>'")
+        close_args = src.matching(open_args)
+        start = callee_start(src, k)
+        in_macro = src.in_directive(k)
+        kernel = src.text[toks[start].start:at]
+        config = src.text[toks[k + 1].end:toks[close].start]
+        args = src.text[toks[open_args].end:toks[close_args].start]
         separator = ", " if args.strip() else ""
+        if in_macro and re.sub(r"\\\s*\n", " ", args).strip() == "__VA_ARGS__":
+            separator = ", ##"  # a launch macro called with no kernel arguments drops the comma
         replacement = (
             f"::scanlab::sim::KernelLaunch(__FILE__, __LINE__, {config})"
             f"([&](auto&&... scanlab_args) {{ {kernel}(scanlab_args...); }}{separator}{args})"
         )
-        # Keep the line count: any newline inside the kernel name or between the parts moves to the end.
-        replaced = src.text[start:close_args + 1]
-        missing = replaced.count("\n") - replacement.count("\n")
-        edits.append((start, close_args + 1, replacement + "\n" * max(0, missing)))
-        pos = close_args + 1
+        begin, end = toks[start].start, toks[close_args].end
+        edits.append((begin, end, keep_lines(src, begin, end, replacement, in_macro)))
+        k = close_args + 1
 
 
-def statement_start(src: Source, at: int) -> int:
-    i = at - 1
-    while i >= 0 and not (src.mask[i] and src.text[i] in ";{}"):
-        i -= 1
-    return src.skip_space(i + 1)
+SPECIFIERS_DROPPED = {"__shared__", "extern", "static", "__device__"}
+UNREADABLE_SHARED = "cannot read this __shared__ declaration; write it as `__shared__ T name[N];`"
 
 
-def blank_non_code(src: Source, begin: int, end: int) -> str:
-    return "".join(c if src.mask[k] else " " for k, c in zip(range(begin, end), src.text[begin:end]))
-
-
-def split_top_level(text: str) -> list[str]:
-    """`text` split at the commas outside brackets and template arguments."""
-    parts, depth, start = [], 0, 0
-    for k, c in enumerate(text):
-        if c in "<([{":
-            depth += 1
-        elif c in ">)]}":
-            depth -= 1
-        elif c == "," and depth == 0:
-            parts.append(text[start:k].strip())
+def split_declarators(src: Source, first: int, end: int) -> list[tuple[int, int]]:
+    """tokens[first:end] split at the commas outside brackets and template arguments."""
+    parts, depth, angles, start = [], 0, 0, first
+    k = first
+    while k < end:
+        t = src.tokens[k].text
+        if t in "([{":
+            k = src.matching(k) + 1
+            continue
+        if t == "<":
+            angles += 1
+        elif t in (">", ">>") and angles:
+            angles = max(0, angles - len(t))
+        elif t == "," and depth == 0 and angles == 0:
+            parts.append((start, k))
             start = k + 1
-    parts.append(text[start:].strip())
+        k += 1
+    parts.append((start, end))
     return parts
 
 
-def split_declarator(text: str) -> tuple[str, str, str, str] | None:
+def split_declarator(src: Source, first: int, end: int) -> tuple[str, str, str, str] | None:
     """`T *name[N][M]` -> (type 'T', pointer stars '*', 'name', '[N][M]'); the type may be empty."""
+    toks = src.tokens
+    last = end - 1
     dims = ""
-    while text.endswith("]"):
-        depth, k = 0, len(text) - 1
-        while k >= 0:
-            if text[k] == "]":
-                depth += 1
-            elif text[k] == "[":
-                depth -= 1
-                if depth == 0:
-                    break
-            k -= 1
-        dims = text[k:] + dims
-        text = text[:k].rstrip()
-    name_match = re.search(r"([A-Za-z_]\w*)$", text)
-    if not name_match:
+    while last >= first and toks[last].text == "]":
+        opener = src.matching(last)
+        dims = src.joined(opener, last + 1) + dims
+        last = opener - 1
+    if last < first or toks[last].kind != "identifier":
         return None
-    rest = text[:name_match.start()].rstrip()
+    name = toks[last].text
     stars = ""
-    while rest.endswith("*"):
+    k = last - 1
+    while k >= first and toks[k].text == "*":
         stars += "*"
-        rest = rest[:-1].rstrip()
-    return rest, stars, name_match.group(1), dims
+        k -= 1
+    return src.joined(first, k + 1), stars, name, dims
 
 
 def rewrite_shared(src: Source, edits: list[tuple[int, int, str]]) -> None:
-    for match in re.finditer(r"\b__shared__\b", src.text):
-        at = match.start()
-        if not src.is_code(at):
+    toks = src.tokens
+    for at, token in enumerate(toks):
+        if token.text != "__shared__":
             continue
-        begin = statement_start(src, at)
-        end = src.find_code(";", at)
-        if end < 0:
-            raise RewriteError(at, "__shared__ declaration without ';'")
-        declaration = blank_non_code(src, begin, end)
-        if "=" in declaration:
-            raise RewriteError(at, "__shared__ variables cannot have an initializer (CUDA forbids it)")
-        words = declaration
-        is_extern = re.search(r"\bextern\b", words) is not None
-        words = re.sub(r"\b(__shared__|extern|static|__device__)\b", " ", words)
-        words = re.sub(r"\b(__align__|alignas)\s*\([^)]*\)", " ", words)
-        words = words.strip()
-        parts = split_top_level(words)
-        first = split_declarator(parts[0])
-        if first is None:
-            raise RewriteError(at, "cannot read this __shared__ declaration; write it as `__shared__ T name[N];`")
+        if src.in_directive(at, "define"):
+            raise RewriteError(token.start, "a __shared__ declaration in a macro cannot be rewritten; "
+                                            "declare the variable outside the macro")
+        if src.in_directive(at):
+            continue
+        begin = at
+        while begin > 0 and toks[begin - 1].text not in (";", "{", "}") and not src.in_directive(begin - 1):
+            begin -= 1
+        end = at
+        while end < len(toks) and toks[end].text != ";":
+            if src.in_directive(end):
+                raise RewriteError(token.start, UNREADABLE_SHARED + " (a directive inside it)")
+            if toks[end].text in "([{":
+                end = src.matching(end)
+            end += 1
+        if end >= len(toks):
+            raise RewriteError(token.start, "__shared__ declaration without ';'")
+        kept = []  # the declaration without storage specifiers and alignment
+        k = begin
+        is_extern = False
+        while k < end:
+            t = toks[k].text
+            if t == "=":
+                raise RewriteError(token.start, "__shared__ variables cannot have an initializer (CUDA forbids it)")
+            if t in ("__align__", "alignas") and k + 1 < end and toks[k + 1].text == "(":
+                k = src.matching(k + 1) + 1
+                continue
+            is_extern = is_extern or t == "extern"
+            if t not in SPECIFIERS_DROPPED:
+                kept.append(k)
+            k += 1
+        if not kept:
+            raise RewriteError(token.start, UNREADABLE_SHARED)
+        # Declarators are read from the kept tokens; specifiers may sit anywhere before the type.
+        view = Source(src.text, [toks[j] for j in kept], src.comments, [src.directive_of[j] for j in kept],
+                      src.directives)
+        parts = split_declarators(view, 0, len(kept))
+        first = split_declarator(view, *parts[0])
+        if first is None or not first[0]:
+            raise RewriteError(token.start, UNREADABLE_SHARED)
         type_text, stars, name, dims = first
-        if not type_text:
-            raise RewriteError(at, "cannot read this __shared__ declaration; write it as `__shared__ T name[N];`")
         declarators = [(stars, name, dims)]
         for part in parts[1:]:  # `__shared__ int bid, prev;`: the others share the first one's type
-            other = split_declarator(part)
+            other = split_declarator(view, *part)
             if other is None or other[0]:
-                raise RewriteError(at, "cannot read this __shared__ declaration; write it as `__shared__ T name[N];`")
+                raise RewriteError(token.start, UNREADABLE_SHARED)
             declarators.append(other[1:])
         replacements = []
         for stars, name, dims in declarators:
             if is_extern:
                 if dims.replace(" ", "") != "[]" or len(declarators) > 1:
-                    raise RewriteError(at, "dynamic shared memory is declared as `extern __shared__ T name[];`")
+                    raise RewriteError(token.start, "dynamic shared memory is declared as `extern __shared__ T name[];`")
                 replacements.append(f"auto* const {name} = ::scanlab::sim::dynamic_shared<{type_text}{stars}>"
                                     f"(\"{name}\", __FILE__, __LINE__);")
             else:
                 replacements.append(f"auto& {name} = ::scanlab::sim::block_shared<{type_text}{stars}{dims}>"
                                     f"([] {{}}, \"{name}\", __FILE__, __LINE__);")
-        replacement = " ".join(replacements)
-        original = src.text[begin:end + 1]
-        edits.append((begin, end + 1, replacement + "\n" * original.count("\n")))
+        start, stop = toks[begin].start, toks[end].end
+        edits.append((start, stop, keep_lines(src, start, stop, " ".join(replacements), False)))
+
+
+ASM_KEYWORDS = {"asm", "__asm__", "__asm"}
+ASM_QUALIFIERS = {"volatile", "__volatile__", "goto", "inline"}
 
 
 def reject_inline_asm(src: Source) -> None:
-    for match in re.finditer(r"\b(asm|__asm__|__asm)\b(\s*(volatile|__volatile__|goto)\b)*\s*\(", src.text):
-        if src.is_code(match.start()):
-            raise RewriteError(match.start(), "inline PTX (asm) cannot run on the CPU simulator; "
-                                              "write it with CUDA C++ (intrinsics such as __popc, __ballot_sync)")
+    toks = src.tokens
+    for k, token in enumerate(toks):
+        if token.text not in ASM_KEYWORDS or src.in_directive(k):
+            continue
+        j = k + 1
+        while j < len(toks) and toks[j].text in ASM_QUALIFIERS:
+            j += 1
+        if j < len(toks) and toks[j].text == "(":
+            raise RewriteError(token.start, "inline PTX (asm) cannot run on the CPU simulator; "
+                                            "write it with CUDA C++ (intrinsics such as __popc, __ballot_sync)")
 
 
-def rewrite(text: str) -> str:
-    src = Source(text, code_mask(text))
-    reject_inline_asm(src)
-    edits: list[tuple[int, int, str]] = []
-    rewrite_shared(src, edits)
-    rewrite_launches(src, edits)
+def apply(text: str, edits: list[tuple[int, int, str]]) -> str:
     edits.sort()
     out, pos = [], 0
     for begin, end, replacement in edits:
@@ -357,8 +399,60 @@ def rewrite(text: str) -> str:
     return "".join(out)
 
 
-QUOTED_INCLUDE = re.compile(r'#[ \t]*include[ \t]*"([^"\n]+)"')
-NEEDS_REWRITE = re.compile(r"<<<|\b__shared__\b|\b(asm|__asm__|__asm)\b")
+def rewrite_edits(src: Source) -> list[tuple[int, int, str]]:
+    """The edits that turn the CUDA constructs of `src` into C++."""
+    reject_inline_asm(src)
+    edits: list[tuple[int, int, str]] = []
+    rewrite_shared(src, edits)
+    rewrite_launches(src, edits)
+    return edits
+
+
+def rewrite(text: str) -> str:
+    return apply(text, rewrite_edits(Source.of(text)))
+
+
+# A cheap first look: a file in which none of these strings occurs holds nothing to rewrite,
+# and is not tokenized at all.
+MAY_NEED_REWRITE = re.compile(r"<<\s*<|__shared__|\b(?:asm|__asm__|__asm)\b")
+# The quoted includes of a file that is not tokenized, to follow them to headers that need a
+# rewrite: one in a comment costs a look at that header, nothing more.
+QUOTED_INCLUDE_LINE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', re.MULTILINE)
+
+
+def needs_rewrite(text: str) -> bool:
+    if not MAY_NEED_REWRITE.search(text):
+        return False
+    src = Source.of(text)
+    toks = src.tokens
+    for k, t in enumerate(toks):
+        if t.text in ASM_KEYWORDS or (t.text == "__shared__" and not src.in_directive(k)) or is_launch_open(src, k):
+            return True
+    return False
+
+
+def include_directives(src: Source) -> list[tuple[int, int, str, str]]:
+    """(start, end, name, how) of each `#include` of `src`: the file name spelt in quotes (how
+    "quoted"), or through an object-like macro defined in the same file as a quoted name
+    ("macro"), or a macro defined elsewhere (how "unresolved", name the macro)."""
+    toks = src.tokens
+    strings: dict[str, str] = {}
+    found = []
+    for d in src.directives:
+        words = toks[d.first:d.end]
+        if d.name == "define" and len(words) == 4 and words[3].kind == "literal" and words[3].text.startswith('"'):
+            strings[words[2].text] = words[3].text[1:-1]
+        if d.name != "include" or len(words) < 3:
+            continue
+        target = words[2]
+        if target.kind == "literal" and target.text.startswith('"'):
+            found.append((words[0].start, target.end, target.text[1:-1], "quoted"))
+        elif target.kind == "identifier" and len(words) == 3:
+            if target.text in strings:
+                found.append((words[0].start, target.end, strings[target.text], "macro"))
+            else:
+                found.append((words[0].start, target.end, target.text, "unresolved"))
+    return found
 
 
 class HeaderError(Exception):
@@ -382,47 +476,46 @@ class Program:
         with open(path, encoding="utf-8", errors="surrogateescape") as f:
             return f.read()
 
-    def _includes(self, path: str, text: str) -> list[tuple[int, int, str]]:
-        """(start, end, resolved path) of each `#include "..."` of `text` that names a file found
-        next to `path` or in an include directory."""
-        directives: list[int] = []
-        code_mask(text, directives)
-        found = []
-        for at in directives:
-            match = QUOTED_INCLUDE.match(text, at)
-            if not match:
-                continue
-            for base in [os.path.dirname(os.path.abspath(path))] + self.include_dirs:
-                candidate = os.path.normpath(os.path.join(base, match.group(1)))
-                if os.path.isfile(candidate):
-                    found.append((match.start(), match.end(), candidate))
-                    break
-        return found
+    def _find(self, including: str, name: str) -> str | None:
+        """The file `#include "name"` in `including` names: next to it, or in an include directory."""
+        for base in [os.path.dirname(os.path.abspath(including))] + self.include_dirs:
+            candidate = os.path.normpath(os.path.join(base, name))
+            if os.path.isfile(candidate):
+                return candidate
+        return None
 
     def _needs_rewrite(self, header: str) -> bool:
         if header not in self._needs:
             self._needs[header] = False  # an include cycle ends here
             self.read.append(header)
             text = self._text(header)
-            mask = code_mask(text)
-            own = any(all(mask[m.start():m.end()]) for m in NEEDS_REWRITE.finditer(text))
-            self._needs[header] = own or any(self._needs_rewrite(h) for _, _, h in self._includes(header, text))
+            own = needs_rewrite(text)
+            included = (self._find(header, m.group(1)) for m in QUOTED_INCLUDE_LINE.finditer(text))
+            self._needs[header] = own or any(self._needs_rewrite(h) for h in included if h)
         return self._needs[header]
 
     def rewrite_file(self, path: str, text: str) -> str:
         """`text` rewritten, with its quoted includes pointing at rewritten copies where needed."""
         try:
-            body = rewrite(text)
+            src = Source.of(text)
+            edits = rewrite_edits(src)
         except RewriteError as e:
             raise HeaderError(path, e.offset, e.message) from None
-        # Directives are untouched by rewrite(), so their places are found again in the result.
-        edits = []
-        for start, end, header in self._includes(path, body):
+        for start, end, name, how in include_directives(src):
+            if how == "unresolved":
+                print(f"{path}:{src.line_of(start)}:{src.column_of(start)}: warning: #include {name}: a header "
+                      f"named by a macro defined elsewhere is not followed; kernels, launches and __shared__ in "
+                      f"it are not rewritten for the simulator (write the file name in quotes)", file=sys.stderr)
+                continue
+            header = self._find(path, name)
+            if header is None:
+                continue  # a system header, or one the compiler will not find either
             target = self._rewritten_header(header) if self._needs_rewrite(header) else header
             edits.append((start, end, f'#include "{_quoted(target)}"'))
-        for start, end, replacement in reversed(edits):
-            body = body[:start] + replacement + body[end:]
-        return body
+        try:
+            return apply(text, edits)
+        except RewriteError as e:
+            raise HeaderError(path, e.offset, e.message) from None
 
     def _rewritten_header(self, header: str) -> str:
         if header not in self._written:
@@ -467,8 +560,11 @@ def main(argv: list[str]) -> int:
         body = program.rewrite_file(args.source, text)
     except HeaderError as e:
         shown = display if e.path == args.source else e.path
-        src = Source(Program._text(e.path), [])
+        src = Source(Program._text(e.path))
         print(f"{shown}:{src.line_of(e.offset)}:{src.column_of(e.offset)}: error: {e.message}", file=sys.stderr)
+        return 1
+    except ImportError as e:  # no libclang: say which package brings it, not a traceback
+        print(f"cu_rewrite: error: {e}", file=sys.stderr)
         return 1
     os.makedirs(os.path.dirname(output), exist_ok=True)
     _write(output, display, body)

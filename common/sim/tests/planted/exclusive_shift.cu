@@ -1,7 +1,8 @@
-// The most common bug of an exclusive scan: shifting the input right by one with in[i - 1]
-// for every i, 0 included. Thread 0 reads the element before the buffer, which a GPU does not
-// trap and memcheck reports; here the report says how far before which buffer it lies, also
-// when that buffer is the program's first.
+// The most common bug of an exclusive scan: shifting the input right by one with x[i - 1]
+// for every i, 0 included. Thread 0 reads the element before the array, which a GPU does not
+// trap and memcheck reports; here the report says how far before which buffer or variable it
+// lies, in its own memory space: in global memory also when the buffer is the program's first
+// cudaMalloc, in shared memory when the array is the block's first __shared__ variable.
 #include "planted.cuh"
 
 constexpr unsigned kElements = 64;
@@ -16,12 +17,27 @@ __global__ void shift_right(const int* in, int* out, int identity) {
 #endif
 }
 
+__global__ void shift_right_in_shared(const int* in, int* out, int identity) {
+  __shared__ int tile[kElements];
+  const int i = threadIdx.x;
+  tile[i] = in[i];
+  __syncthreads();
+#ifdef PLANTED_FIXED
+  out[i] = i == 0 ? identity : tile[i - 1];
+#else
+  out[i] = tile[i - 1];  // expect: out-of-bounds
+  if (i == 0) out[i] = identity;
+#endif
+}
+
 int main() {
   const std::vector<int> input = planted::test_input(kElements);
-  const planted::DeviceBuffer<int> in(input), out(kElements);
+  const planted::DeviceBuffer<int> in(input), out(kElements), out_of_shared(kElements);
   shift_right<<<1, kElements>>>(in.get(), out.get(), 0);
+  shift_right_in_shared<<<1, kElements>>>(in.get(), out_of_shared.get(), 0);
   if (!planted::kernels_succeeded()) return planted::kWrongResult;
   std::vector<int> expected{0};
   expected.insert(expected.end(), input.begin(), input.end() - 1);
-  return planted::compare(expected, out.to_host());
+  if (int status = planted::compare(expected, out.to_host()); status != planted::kCorrect) return status;
+  return planted::compare(expected, out_of_shared.to_host());
 }

@@ -23,13 +23,17 @@ inline void check(cudaError_t status, const char* call, const char* file, int li
   std::exit(kCudaCallFailed);
 }
 
+// What a new DeviceBuffer holds: zeros, or what cudaMalloc leaves (for the planted bugs that
+// forget to set it).
+enum class Fill { zeros, nothing };
+
 // A device copy of a host vector, freed on scope exit.
 template <class T>
 class DeviceBuffer {
  public:
-  explicit DeviceBuffer(std::size_t count) : count_(count) {
+  explicit DeviceBuffer(std::size_t count, Fill fill = Fill::zeros) : count_(count) {
     check(cudaMalloc(&data_, count * sizeof(T)), "cudaMalloc", __FILE__, __LINE__);
-    check(cudaMemset(data_, 0, count * sizeof(T)), "cudaMemset", __FILE__, __LINE__);
+    if (fill == Fill::zeros) check(cudaMemset(data_, 0, count * sizeof(T)), "cudaMemset", __FILE__, __LINE__);
   }
   explicit DeviceBuffer(const std::vector<T>& host) : DeviceBuffer(host.size()) {
     check(cudaMemcpy(data_, host.data(), count_ * sizeof(T), cudaMemcpyHostToDevice), "cudaMemcpy", __FILE__,

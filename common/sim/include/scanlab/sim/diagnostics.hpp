@@ -15,6 +15,7 @@ enum class ReportKind {
   warp_mask,           // a warp intrinsic whose mask excludes the caller, names an exited lane, or disagrees
   deadlock,            // no thread can make progress
   out_of_bounds,       // an access outside every live device buffer or shared variable
+  uninitialized_read,  // a read of device memory that nothing wrote (since cudaMalloc, or since the block started)
   invalid_launch,      // a launch configuration the device would reject
   host_access,         // host code dereferenced a device pointer
   unsupported,         // something the simulator cannot honour

@@ -1,5 +1,6 @@
 // CUDA atomics and fences. In a kernel an atomic is an atomic access for the race detector, an
-// acquire and release point between blocks, and a spin-wait point; in host code (the counting
+// acquire and release point between blocks, a spin-wait point, and (outside shared memory) an
+// operation of the serial phase (scheduler::cross_block); in host code (the counting
 // operator used by CPU scans) it is a real atomic operation, since host threads run in parallel.
 #include <cstring>
 
@@ -26,6 +27,8 @@ T atomic_update(T* p, Update update, std::uintptr_t pc, std::uint8_t flags = 0) 
     return old;
   }
   const auto address = reinterpret_cast<std::uintptr_t>(p);
+  // Other blocks see an atomic outside shared memory at once: it runs in the serial phase.
+  if (!memory::block_private(address)) scheduler::cross_block(t, pc);
   const bool device = memory::in_window(address);
   if (device) {
     race_detector::check_access(t, address, sizeof(T), race_detector::kAtomic | race_detector::kWrite | flags, pc);

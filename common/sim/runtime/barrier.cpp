@@ -68,7 +68,7 @@ void report_divergence(Block& b) {
                       "keep barriers out of branches that depend on threadIdx");
   f.details.push_back("the kernel was stopped; the launch reports cudaErrorLaunchFailure");
   report(f);
-  scheduler::stop(*b.launch, cudaErrorLaunchFailure);
+  scheduler::stop(b, cudaErrorLaunchFailure);
 }
 
 // Every live thread waits, but not all at a barrier: some lanes wait in a warp collective for
@@ -96,7 +96,7 @@ void report_stuck_block(Block& b) {
   f.details.push_back(std::to_string(b.barrier.waiting) + " threads wait at a barrier, " +
                       std::to_string(waiting_at_warp) + " in warp intrinsics");
   report(f);
-  scheduler::stop(*b.launch, cudaErrorLaunchFailure);
+  scheduler::stop(b, cudaErrorLaunchFailure);
 }
 
 void warn_barrier_after_exit(Block& b, const Thread& first) {

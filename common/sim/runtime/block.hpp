@@ -9,6 +9,8 @@
 #include "barrier.hpp"
 #include "counters.hpp"
 #include "race_detector.hpp"
+#include "report.hpp"
+#include "schedule.hpp"
 #include "scanlab/sim/cuda.hpp"
 #include "shared_memory.hpp"
 #include "thread.hpp"
@@ -28,14 +30,20 @@ struct Block {
   unsigned live = 0;
   std::vector<Thread*> runnable;  // threads to resume in the next round
   std::vector<Thread*> round;     // scratch
+  std::vector<Thread*> deferred;  // threads waiting for the serial phase, in the order they came
+  Random random{0};               // thread order within the block: seeded per block, whatever runs beside it
   bool finished = false;
-  bool progress = false;  // more than spinning happened in this round: set by whatever wakes threads
+  bool progress = false;  // more than spinning happened in this pass: set by whatever wakes threads
+  bool progressed = false;  // ... in this phase
+  bool stopped = false;   // a finding no thread can get past: the launch ends
+  cudaError_t error = cudaSuccess;  // what the launch ends with, as far as this block knows
 
   barrier::BlockBarrier barrier;    // barrier.cpp
   std::vector<warp::Warp> warps;    // warp.cpp
   shared_memory::Arena shared;      // shared_memory.cpp
   race_detector::BlockClocks race;  // race_detector.cpp
   counters::BlockTally counting;    // counters.cpp
+  PendingFindings findings;         // report.cpp
 };
 
 }  // namespace scanlab::sim::detail

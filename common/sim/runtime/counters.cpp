@@ -156,6 +156,7 @@ void begin_launch(const Launch& launch) {
 
 void begin_block(Block& b) {
   b.counting.requests.clear();
+  b.counting.counted = Counters{};
   for (unsigned i = 0; i < b.thread_count; ++i) b.threads[i].counting = LaneTally{};
 }
 
@@ -177,11 +178,16 @@ void end_interval(Block& b) {
     lane.path = 0;
     lane.ran = false;
   }
-  add(totals, c);
-  if (current_site) add(current_site->counters, c);
+  add(b.counting.counted, c);
 }
 
 void end_block(Block& b) { end_interval(b); }
+
+void add_block_counts(Block& b) {
+  add(totals, b.counting.counted);
+  if (current_site) add(current_site->counters, b.counting.counted);
+  b.counting.counted = Counters{};
+}
 
 void record_access(Thread& t, std::uintptr_t address, std::size_t bytes, bool shared, bool store, std::uintptr_t pc) {
   std::uint32_t occurrence = 0;
@@ -217,8 +223,7 @@ void count_intrinsic(CountedIntrinsic which) {
     case CountedIntrinsic::clz: c.clz_calls = 1; break;
     case CountedIntrinsic::shuffle: c.shuffle_calls = 1; break;
   }
-  counters::add(counters::totals, c);
-  if (counters::current_site) counters::add(counters::current_site->counters, c);
+  counters::add(current_thread->block->counting.counted, c);
 }
 
 }  // namespace scanlab::sim::detail

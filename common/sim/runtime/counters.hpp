@@ -16,6 +16,8 @@
 #include <utility>
 #include <vector>
 
+#include "scanlab/sim/counters.hpp"
+
 namespace scanlab::sim::detail {
 struct Block;
 struct Thread;
@@ -53,14 +55,19 @@ struct RequestKeyHash {
   }
 };
 
-// A block's part: the requests of the current interval.
+// A block's part: the requests of the current interval, and what the block's finished
+// intervals counted (added to the process's counters when the block ends, by the scheduler).
 struct BlockTally {
   std::unordered_map<RequestKey, Request, RequestKeyHash> requests;
+  Counters counted;
 };
 
 void begin_launch(const Launch& launch);
 void begin_block(Block& b);
+// The block's last interval; on the OS thread that ran it.
 void end_block(Block& b);
+// What the block counted, into the process's counters; one block at a time.
+void add_block_counts(Block& b);
 // Evaluates and forgets the block's requests and paths of the interval that ends now.
 void end_interval(Block& b);
 

@@ -48,7 +48,7 @@ void on_fault(int signal, siginfo_t* info, void* context) {
     f.details.push_back(address < kNullPage ? "location: " + std::to_string(address) + " bytes past a null pointer"
                                             : "location: no memory is mapped there, on the host or the device");
     f.details.push_back("the program stops here, as a GPU stops the kernel with an illegal-address error");
-    report(f);
+    report_before_dying(f);
     std::fflush(nullptr);
   }
   // The previous disposition (the default: the process dies of the signal) takes over when the

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
+#include <mutex>
 #include <vector>
 
 namespace scanlab::sim::detail {
@@ -13,9 +14,11 @@ namespace {
 constexpr std::size_t kStackBytes = 64 * 1024;  // small stacks keep the fibers of a block TLB-friendly
 constexpr std::size_t kGuardBytes = 4096;
 
+// Blocks start (and stopped ones unwind) on several worker threads at once: one lock.
 class StackPool {
  public:
   boost::context::stack_context take() {
+    std::lock_guard<std::mutex> lock(mutex_);
     if (!free_.empty()) {
       boost::context::stack_context sc = free_.back();
       free_.pop_back();
@@ -35,9 +38,13 @@ class StackPool {
     sc.sp = static_cast<char*>(base) + sc.size;
     return sc;
   }
-  void give_back(boost::context::stack_context& sc) { free_.push_back(sc); }
+  void give_back(boost::context::stack_context& sc) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    free_.push_back(sc);
+  }
 
  private:
+  std::mutex mutex_;
   static constexpr std::size_t kColours = 13;
   static constexpr std::size_t kColourStride = 1024 + 64;  // at most 13 KiB of each stack
   std::vector<boost::context::stack_context> free_;

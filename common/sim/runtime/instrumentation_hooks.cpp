@@ -45,10 +45,15 @@ inline void access(void* p, std::size_t bytes, std::uint8_t flags, std::uintptr_
     }
     return;
   }
+  scheduler::leave_serial_turn(t);
   // A volatile access is how CUDA code spin-waits: give the other threads a turn. Before the
   // access, not after: the load or store follows this hook directly, so a volatile load sees
-  // the value that was there when it acquired (a flag seen set was also acquired).
-  if (flags & kVolatile) scheduler::yield(t, pc);
+  // the value that was there when it acquired (a flag seen set was also acquired). Outside
+  // shared memory other blocks see it at once: it runs in the serial phase.
+  if (flags & kVolatile) {
+    if (memory::block_private(address)) scheduler::yield(t, pc);
+    else scheduler::cross_block(t, pc);
+  }
   if (memory::in_window(address)) {
     if (counters::enabled && memory::in_buffer_ranges(address))
       counters::record_access(*t, address, bytes, memory::in_shared(address), flags & kWrite, pc);

@@ -70,6 +70,14 @@ void ensure_reserved();
 inline bool in_window(std::uintptr_t a) { return a - regions.window_begin < kWindowBytes; }
 inline bool in_global(std::uintptr_t a) { return a - regions.global_begin < kGlobalBytes; }
 inline bool in_shared(std::uintptr_t a) { return a - regions.shared_begin < kSharedBytes; }
+// Memory no other block can touch: shared memory, and a thread's own stack (local memory; a
+// fiber's stack is 64 KiB, so anything that near the caller's frame is on it). Everything else,
+// global memory and __device__ variables, other blocks see.
+inline bool block_private(std::uintptr_t a) {
+  constexpr std::uintptr_t kStackReach = 64 * 1024;
+  const auto frame = reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0));
+  return in_shared(a) || a - (frame - kStackReach) < 2 * kStackReach;
+}
 // Global or shared memory, where buffers are: not a guard.
 inline bool in_buffer_ranges(std::uintptr_t a) { return a - regions.global_begin < kGlobalBytes + kSharedBytes; }
 inline std::uint8_t* validity_of(std::uintptr_t a) {

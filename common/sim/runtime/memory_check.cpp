@@ -28,8 +28,7 @@ std::string byte_count(std::size_t bytes) { return std::to_string(bytes) + (byte
 
 void report_out_of_bounds(Thread* t, std::uintptr_t address, std::size_t bytes, std::uint8_t flags,
                           std::uintptr_t pc) {
-  Launch& launch = *t->block->launch;
-  scheduler::fail_later(launch, cudaErrorIllegalAddress);
+  scheduler::fail_later(*t->block, cudaErrorIllegalAddress);
   const SourceLocation where = locate(pc);
   if (!first_time_at(ReportKind::out_of_bounds, where, pc)) return;
   Finding f;

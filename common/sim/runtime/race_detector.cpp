@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
@@ -49,6 +50,28 @@ Cell* global_shadow = nullptr;
 Cell* shared_shadow = nullptr;
 std::uint32_t current_launch = 0;
 bool race_check_enabled = true;  // the schedule's setting, read once per launch
+bool lock_global_cells = false;  // blocks of this launch run on several OS threads
+
+// Blocks on different OS threads may touch one global granule at once: its check holds one of
+// these locks, chosen by the granule's 64-byte neighbourhood (uncontended unless two blocks
+// work on the same data, which is a race or a hand-off).
+class GranuleLocks {
+ public:
+  void lock(std::uintptr_t granule) {
+    std::atomic_flag& f = flags_[(granule / 16) % kCount];
+    while (f.test_and_set(std::memory_order_acquire)) {
+#if defined(__x86_64__) || defined(__i386__)
+      __builtin_ia32_pause();
+#endif
+    }
+  }
+  void unlock(std::uintptr_t granule) { flags_[(granule / 16) % kCount].clear(std::memory_order_release); }
+
+ private:
+  static constexpr std::size_t kCount = 1 << 14;
+  std::atomic_flag flags_[kCount] = {};
+};
+GranuleLocks granule_locks;
 // Release/acquire state of the current launch's global locations written with atomics or
 // volatile stores.
 std::unordered_map<std::uintptr_t, std::vector<std::uint32_t>> sync_objects;
@@ -104,13 +127,18 @@ void report_race(const AccessRecord& p, const Thread* t, const AccessRecord& c, 
   const bool across = p.block != t->block->linear;
   Finding f;
   f.kind = ReportKind::race;
-  const char* hazard = (p.flags & kWrite) ? ((c.flags & kWrite) ? "write-after-write" : "read-after-write")
-                                          : "write-after-read";
+  Party recorded{role_of(p.flags), locate(p.pc), true, unflatten(p.block, launch.grid), unflatten(p.thread, launch.block)};
+  Party current = party(role_of(c.flags), t, locate(c.pc));
+  std::uint8_t first = p.flags, second = c.flags;
+  // Blocks run side by side, so which of two racing blocks got there first is timing: the
+  // report names the lower-numbered block first, the same whatever the number of cores.
+  const bool swap = across && p.block > t->block->linear;
+  if (swap) std::swap(first, second), std::swap(recorded, current);
+  const char* hazard = (first & kWrite) ? ((second & kWrite) ? "write-after-write" : "read-after-write")
+                                        : "write-after-read";
   f.headline = std::string("data race (") + hazard + ") on " + (shared ? "shared" : "global") + " memory";
-  Party earlier{role_of(p.flags), locate(p.pc), true, unflatten(p.block, launch.grid),
-                unflatten(p.thread, launch.block)};
-  f.parties.push_back(earlier);
-  f.parties.push_back(party(role_of(c.flags), t, locate(c.pc)));
+  f.parties.push_back(recorded);
+  f.parties.push_back(current);
   f.details.push_back("location: " + shared_memory::describe_address(address, *t->block));
   if (!across) {
     std::string after = t->block->barrier.last.file
@@ -161,7 +189,7 @@ void check_cell(Cell& cell, Thread* t, const AccessRecord& c, std::uintptr_t add
 
 }  // namespace
 
-void begin_launch(std::uint32_t launch_id, bool race_check) {
+void begin_launch(std::uint32_t launch_id, bool race_check, bool parallel) {
   static std::once_flag shadow_reserved;
   std::call_once(shadow_reserved, [] {
     global_shadow = reserve_cells(memory::kGlobalBytes / kGranule);
@@ -169,6 +197,7 @@ void begin_launch(std::uint32_t launch_id, bool race_check) {
   });
   current_launch = launch_id;
   race_check_enabled = race_check;
+  lock_global_cells = parallel;
   sync_objects.clear();
 }
 
@@ -201,8 +230,15 @@ void check_access(Thread* t, std::uintptr_t address, std::size_t bytes, std::uin
     const std::uintptr_t granule = offset / kGranule;
     const std::uintptr_t granule_end = std::min<std::uintptr_t>((granule + 1) * kGranule, end);
     c.mask = static_cast<std::uint8_t>(((1u << (granule_end - offset)) - 1) << (offset % kGranule));
-    if (shared) check_cell<true>(shadow[granule], t, c, begin + offset);
-    else check_cell<false>(shadow[granule], t, c, begin + offset);
+    if (shared) {
+      check_cell<true>(shadow[granule], t, c, begin + offset);
+    } else if (lock_global_cells) {
+      granule_locks.lock(granule);
+      check_cell<false>(shadow[granule], t, c, begin + offset);
+      granule_locks.unlock(granule);
+    } else {
+      check_cell<false>(shadow[granule], t, c, begin + offset);
+    }
     offset = granule_end;
   }
 }

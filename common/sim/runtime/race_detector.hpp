@@ -44,7 +44,8 @@ struct BlockClocks {
 };
 
 // The launch whose accesses are current; records of earlier launches are ordered before it.
-void begin_launch(std::uint32_t launch_id, bool race_check);
+// `parallel`: blocks run on several OS threads, so a global-memory granule is checked under a lock.
+void begin_launch(std::uint32_t launch_id, bool race_check, bool parallel);
 void begin_block(Block& b);
 
 // Every access of kernel code to device memory (an address in memory::in_window), before it

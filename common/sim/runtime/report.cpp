@@ -24,7 +24,8 @@ std::vector<Report> pending_reports;
 int error_exit_status = 1;
 unsigned errors_reported = 0;
 unsigned warnings_reported = 0;
-std::set<std::tuple<int, std::uintptr_t, std::uintptr_t>> reported_pairs;
+std::set<PlaceKey> reported_pairs;
+std::mutex locate_mutex;  // addr2line's answers, kept: blocks on several OS threads ask
 
 struct ObjectLookup {
   std::uintptr_t address;
@@ -127,6 +128,7 @@ std::string format_index(uint3 v) {
 }
 
 SourceLocation locate(std::uintptr_t return_address) {
+  std::lock_guard<std::mutex> lock(locate_mutex);
   static std::map<std::uintptr_t, SourceLocation> cache;
   if (auto it = cache.find(return_address); it != cache.end()) return it->second;
   SourceLocation where;
@@ -176,10 +178,17 @@ Party party(const char* role, const Thread* t, SourceLocation where) {
 
 Party host_party(const char* role, SourceLocation where) { return Party{role, std::move(where)}; }
 
+thread_local PendingFindings* pending_findings = nullptr;
+
 bool first_time(ReportKind kind, std::uintptr_t a, std::uintptr_t b) {
-  std::lock_guard<std::mutex> lock(report_mutex);
   if (a > b) std::swap(a, b);
-  return reported_pairs.emplace(static_cast<int>(kind), a, b).second;
+  const PlaceKey place{static_cast<int>(kind), a, b};
+  std::lock_guard<std::mutex> lock(report_mutex);
+  if (!pending_findings) return reported_pairs.insert(place).second;
+  // The process learns of the place when the block's findings are printed.
+  if (reported_pairs.count(place) || !pending_findings->places.insert(place).second) return false;
+  pending_findings->last_place = place;
+  return true;
 }
 
 bool first_time_at(ReportKind kind, const SourceLocation& where, std::uintptr_t pc) {
@@ -188,7 +197,9 @@ bool first_time_at(ReportKind kind, const SourceLocation& where, std::uintptr_t 
   return first_time(kind, place, place);  // a pair no two code addresses make
 }
 
-void report(const Finding& f) {
+namespace {
+
+void print_now(const Finding& f) {
   static std::once_flag registered;
   std::call_once(registered, [] { std::atexit(at_exit); });
   std::ostringstream o;
@@ -211,6 +222,38 @@ void report(const Finding& f) {
     (f.is_error ? errors_reported : warnings_reported) += 1;
     append_json(f);
   }
+}
+
+}  // namespace
+
+void report(const Finding& f) {
+  if (!pending_findings) {
+    print_now(f);
+    return;
+  }
+  pending_findings->items.emplace_back(f, pending_findings->last_place);
+  pending_findings->last_place.reset();
+}
+
+void print_findings(PendingFindings& findings) {
+  for (const auto& [finding, place] : findings.items) {
+    if (place) {
+      std::lock_guard<std::mutex> lock(report_mutex);
+      if (!reported_pairs.insert(*place).second) continue;  // another block's report of the same place came first
+    }
+    print_now(finding);
+  }
+  findings.items.clear();
+  findings.places.clear();
+  findings.last_place.reset();
+}
+
+void report_before_dying(const Finding& f) {
+  if (PendingFindings* pending = pending_findings) {
+    pending_findings = nullptr;
+    print_findings(*pending);
+  }
+  print_now(f);
 }
 
 }  // namespace detail

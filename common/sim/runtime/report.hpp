@@ -2,7 +2,10 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "scanlab/sim/cuda.hpp"
@@ -43,7 +46,25 @@ Party party(const char* role, const Thread* t, SourceLocation where);
 Party host_party(const char* role, SourceLocation where);
 
 // Prints the finding, keeps it for take_reports(), appends it to $SCANLAB_SIM_REPORT_JSON.
+// While a block runs (pending_findings is set), its findings wait in the block's list instead.
 void report(const Finding& finding);
+
+// The findings of one block in one phase of a launch. Blocks run side by side; the scheduler
+// prints their findings afterwards, block by block in a fixed order, so that the same program
+// and seed give the same reports in the same order whatever the number of cores.
+using PlaceKey = std::tuple<int, std::uintptr_t, std::uintptr_t>;
+struct PendingFindings {
+  std::vector<std::pair<Finding, std::optional<PlaceKey>>> items;
+  std::set<PlaceKey> places;            // first_time() of this block, not yet known to the process
+  std::optional<PlaceKey> last_place;  // the place first_time() just admitted, for report()
+};
+// Set by the scheduler while an OS thread runs a block; null in host code.
+extern thread_local PendingFindings* pending_findings;
+// Prints the findings of a block (in the order they were made; a place another block reported
+// first is left out), then forgets them.
+void print_findings(PendingFindings& findings);
+// For a finding the process dies of: what the block found before, then this, at once.
+void report_before_dying(const Finding& finding);
 
 // Each pair of code addresses is reported once per process: a race in a loop is one bug.
 bool first_time(ReportKind kind, std::uintptr_t a, std::uintptr_t b);

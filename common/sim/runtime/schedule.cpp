@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "device_limits.hpp"
+#include "worker_pool.hpp"
 
 namespace scanlab::sim {
 namespace detail {
@@ -47,6 +48,12 @@ Schedule from_environment() {
     if (!std::strcmp(v, "0") || !std::strcmp(v, "off")) s.race_check = false;
     else if (!std::strcmp(v, "1") || !std::strcmp(v, "on")) s.race_check = true;
     else bad_setting("SCANLAB_SIM_RACECHECK", v, "on or off");
+  }
+  if (const char* v = std::getenv("SCANLAB_SIM_THREADS"); v && *v) {
+    char* end = nullptr;
+    unsigned long n = std::strtoul(v, &end, 10);
+    if (*end || n > worker_pool::kMaxThreads) bad_setting("SCANLAB_SIM_THREADS", v, "0 (every core) to 256");
+    s.threads = static_cast<unsigned>(n);
   }
   return s;
 }

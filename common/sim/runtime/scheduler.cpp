@@ -1,6 +1,15 @@
-// Running a launch: CUDA threads are fibers, blocks take turns, and every choice a GPU leaves
-// open (thread order inside a barrier interval, which blocks start first, how many run at once)
-// is made by a seeded scheduler, so that code relying on one particular order fails here too.
+// Running a launch: CUDA threads are fibers, and every choice a GPU leaves open (thread order
+// inside a barrier interval, which blocks start first, how many run at once) is made by a seeded
+// scheduler, so that code relying on one particular order fails here too.
+//
+// Resident blocks run side by side on worker OS threads, in rounds of two phases. In the
+// parallel phase each block runs on its own until it finishes, waits at a barrier, only spins,
+// or has threads that wait for an operation other blocks would see (scheduler::cross_block: an
+// atomic or volatile access outside shared memory). In the serial phase those operations run,
+// block after block in slot order. What a block does in a parallel phase depends only on its
+// seed and on memory as the last serial phase left it, so results and reports (printed per block,
+// in slot order, after each phase) are the same whatever the number of cores; a race between
+// blocks is reported either way.
 #include "scheduler.hpp"
 
 #include "counters.hpp"
@@ -28,6 +37,7 @@
 #include "shared_memory.hpp"
 #include "thread.hpp"
 #include "warp.hpp"
+#include "worker_pool.hpp"
 
 namespace scanlab::sim::detail {
 
@@ -79,29 +89,48 @@ void prefetch(const Thread* t) {
   }
 }
 
-void run(Thread* t) {
+// `serial_turn`: resumed by the serial phase, where its cross-block operation may run.
+void run(Thread* t, bool serial_turn = false) {
   current_thread = t;
   current_coordinates = &t->coords;
   t->stored_since_yield = false;
+  t->in_serial_turn = serial_turn;
+  t->used_serial_turn = false;
   t->fiber = std::move(t->fiber).resume();
   current_thread = nullptr;
   current_coordinates = nullptr;
-  if (t->exited || t->waiting != Waiting::no || t->stored_since_yield) t->block->progress = true;
+  t->in_serial_turn = false;
+  t->used_serial_turn = false;
+  if (t->exited || t->waiting == Waiting::barrier || t->waiting == Waiting::warp || t->stored_since_yield)
+    t->block->progress = true;
+}
+
+// Where a thread goes when it suspends: the next round, the serial phase, or nowhere until
+// whatever it waits for wakes it.
+void place(Block& b, Thread* t) {
+  if (t->exited) return;
+  if (t->waiting == Waiting::no) b.runnable.push_back(t);
+  else if (t->waiting == Waiting::serial_phase) b.deferred.push_back(t);
 }
 
 // The scheduler's part of a block first, then each module's part, which may read it.
-void start_block(Block& b, Launch& launch, unsigned linear, unsigned slot) {
+void start_block(Block& b, Launch& launch, unsigned linear, unsigned slot, std::uint64_t launch_seed) {
   b.launch = &launch;
   b.linear = linear;
   b.index = unflatten(linear, launch.grid);
   b.slot = slot;
   b.finished = false;
+  b.stopped = false;
+  b.progressed = false;
+  b.error = cudaSuccess;
+  b.random = Random(launch_seed + (std::uint64_t{linear} + 1) * 0x100000001B3ull);
   if (b.thread_count != launch.threads_per_block || !b.threads) {
     b.threads = std::make_unique<Thread[]>(launch.threads_per_block);  // parked fibers unwind
     b.thread_count = launch.threads_per_block;
   }
   b.live = b.thread_count;
   b.runnable.clear();
+  b.deferred.clear();
   for (unsigned i = 0; i < b.thread_count; ++i) {
     Thread* t = &b.threads[i];
     t->coords = Coordinates{unflatten(i, launch.block), b.index, launch.block, launch.grid};
@@ -131,37 +160,53 @@ void end_block(Block& b) {
   for (unsigned i = 0; i < b.thread_count; ++i) b.threads[i].fiber = boost::context::fiber{};
 }
 
-// Runs a block until it finishes or until its threads only spin, waiting for another block.
-// Keeping one block on the processor while it makes progress keeps its fibers in cache; blocks
-// interleave where they can interact: at atomics, volatile accesses and fences.
-void step(Block& b, Random& random) {
-  Launch& launch = *b.launch;
+// The parallel phase of a block: it runs until it finishes, or until its threads only spin or
+// wait for the serial phase. Keeping one block on its OS thread while it makes progress keeps
+// its fibers in cache.
+void step(Block& b) {
   for (;;) {
     b.progress = false;
     if (!b.runnable.empty()) {
       b.round.swap(b.runnable);
       b.runnable.clear();
-      for (std::size_t i = b.round.size(); i > 1; --i) std::swap(b.round[i - 1], b.round[random.below(i)]);
+      for (std::size_t i = b.round.size(); i > 1; --i) std::swap(b.round[i - 1], b.round[b.random.below(i)]);
       constexpr std::size_t kPrefetchDistance = 2;
       for (std::size_t k = 0; k < b.round.size(); ++k) {
         if (k + kPrefetchDistance < b.round.size()) prefetch(b.round[k + kPrefetchDistance]);
         Thread* t = b.round[k];
         run(t);
-        if (launch.aborted) return;
-        if (!t->exited && t->waiting == Waiting::no) b.runnable.push_back(t);  // it yielded
+        if (b.stopped) return;
+        place(b, t);
       }
     }
     if (b.live == 0) {
       b.finished = true;
+      b.progressed = true;
       return;
     }
-    if (b.runnable.empty()) {
+    if (b.runnable.empty() && b.deferred.empty()) {
       barrier::release(b);
-      if (launch.aborted) return;  // a block that cannot pass: reported once, it stays where it is
+      if (b.stopped) return;  // a block that cannot pass: reported once, it stays where it is
     }
-    if (b.progress) launch.progress = true;
-    else return;
+    if (b.progress) b.progressed = true;
+    if (!b.progress || b.runnable.empty()) return;
   }
+}
+
+// The serial phase of a block: each thread that waits for it runs its cross-block operation,
+// in the order the threads came, and goes back to the parallel phase at its next access.
+void serial_step(Block& b) {
+  b.progress = false;
+  b.round.swap(b.deferred);
+  b.deferred.clear();
+  for (Thread* t : b.round) {
+    t->waiting = Waiting::no;
+    run(t, true);
+    if (b.stopped) return;
+    place(b, t);
+  }
+  if (b.live == 0) b.finished = true;
+  if (b.progress || b.finished) b.progressed = true;
 }
 
 std::string block_list(const std::vector<unsigned>& blocks, const Launch& launch) {
@@ -181,7 +226,7 @@ void report_deadlock(Launch& launch, const std::vector<Block*>& resident, const 
     if (f.parties.size() >= 8) break;
     for (unsigned i = 0; i < b->thread_count; ++i) {
       const Thread& t = b->threads[i];
-      if (!t.exited && t.waiting == Waiting::no) {
+      if (!t.exited && t.waiting != Waiting::barrier && t.waiting != Waiting::warp) {
         f.parties.push_back(party("spinning", &t, locate(t.last_yield_pc)));
         break;
       }
@@ -196,7 +241,8 @@ void report_deadlock(Launch& launch, const std::vector<Block*>& resident, const 
                         "in blockIdx order; number blocks in the order they start, with an atomic counter");
   f.details.push_back("the kernel was stopped; the launch reports cudaErrorLaunchTimeout");
   report(f);
-  scheduler::stop(launch, cudaErrorLaunchTimeout);
+  launch.aborted = true;
+  launch.error = cudaErrorLaunchTimeout;
 }
 
 std::vector<unsigned> dispatch_order(unsigned count, const Schedule& s, Random& random) {
@@ -208,6 +254,105 @@ std::vector<unsigned> dispatch_order(unsigned count, const Schedule& s, Random& 
   return order;
 }
 
+// The resident slots and their blocks. Never destroyed, like the stacks: parked fibers need no
+// unwinding at exit. Slot k always runs on worker k % workers (see worker_pool.hpp).
+struct Slots {
+  std::vector<std::unique_ptr<Block>> blocks{kMaxResidentBlocks};
+  unsigned workers = 0;  // the worker count the parked fibers were made under
+};
+Slots& slots() {
+  static Slots* s = new Slots;
+  return *s;
+}
+
+constexpr unsigned kNoBlock = ~0u;
+
+// One launch while it runs: what the host thread decides between phases, and what the workers
+// read during them.
+struct Run {
+  Launch* launch = nullptr;
+  unsigned workers = 1;  // slot k belongs to worker k % workers
+  unsigned busy_workers = 1;  // those that own a slot of this launch: 0 .. busy_workers - 1
+  unsigned slot_count = 0;
+  std::uint64_t seed = 0;
+  std::vector<bool> resident;        // per slot: a block of this launch is there
+  std::vector<unsigned> to_start;    // per slot: the block to start there in the next parallel phase
+  std::vector<unsigned> serial_slots;  // slots with threads waiting for the serial phase, in order
+
+  Block& block(unsigned slot) const { return *slots().blocks[slot]; }
+  bool owns(unsigned worker, unsigned slot) const { return slot % workers == worker; }
+};
+
+void parallel_phase(void* context, unsigned worker) {
+  Run& r = *static_cast<Run*>(context);
+  for (unsigned slot = worker; slot < r.slot_count; slot += r.workers) {
+    if (!r.resident[slot]) continue;
+    Block& b = r.block(slot);
+    pending_findings = &b.findings;
+    if (r.to_start[slot] != kNoBlock) start_block(b, *r.launch, r.to_start[slot], slot, r.seed);
+    if (!b.finished && !b.stopped) step(b);
+    if (b.finished) end_block(b);
+    pending_findings = nullptr;
+  }
+}
+
+void serial_phase(void* context, unsigned worker) {
+  Run& r = *static_cast<Run*>(context);
+  for (unsigned turn = 0; turn < r.serial_slots.size(); ++turn) {
+    const unsigned slot = r.serial_slots[turn];
+    if (!r.owns(worker, slot)) continue;
+    worker_pool::wait_for_turn(turn);
+    Block& b = r.block(slot);
+    pending_findings = &b.findings;
+    serial_step(b);
+    if (b.finished) end_block(b);
+    pending_findings = nullptr;
+    worker_pool::next_turn();
+  }
+}
+
+// A stopped launch leaves blocks behind: their fibers unwind on their own workers.
+void teardown_phase(void* context, unsigned worker) {
+  Run& r = *static_cast<Run*>(context);
+  for (unsigned slot = worker; slot < r.slot_count; slot += r.workers)
+    if (r.resident[slot] && !r.block(slot).finished) end_block(r.block(slot));
+}
+
+// Parked fibers belong to the worker that made them; when the number of workers changes, each
+// worker drops its own before the slots change hands.
+void drop_parked_fibers(void*, unsigned worker) {
+  Slots& s = slots();
+  for (unsigned slot = worker; slot < kMaxResidentBlocks; slot += s.workers)
+    if (s.blocks[slot]) {
+      s.blocks[slot]->threads.reset();
+      s.blocks[slot]->thread_count = 0;
+    }
+}
+
+// After a phase, on the host thread: each block's findings and errors in slot order, up to
+// the first block that stopped the launch (what later blocks found is dropped, whatever
+// timing let them do).
+void collect(Run& r) {
+  Launch& launch = *r.launch;
+  for (unsigned slot = 0; slot < r.slot_count; ++slot) {
+    if (!r.resident[slot]) continue;
+    Block& b = r.block(slot);
+    if (launch.aborted) {
+      b.findings = PendingFindings{};
+      continue;
+    }
+    print_findings(b.findings);
+    if (b.stopped) {
+      launch.aborted = true;
+      launch.error = b.error;
+    } else if (b.error != cudaSuccess && launch.error == cudaSuccess) {
+      launch.error = b.error;
+    }
+    if (b.progressed) launch.progress = true;
+    b.progressed = false;
+  }
+}
+
 }  // namespace
 
 void scheduler::suspend(Thread* t) { t->scheduler = std::move(t->scheduler).resume(); }
@@ -217,10 +362,16 @@ void scheduler::yield(Thread* t, std::uintptr_t pc) {
   suspend(t);
 }
 
+void scheduler::cross_block(Thread* t, std::uintptr_t pc) {
+  t->last_yield_pc = pc;
+  if (!t->in_serial_turn || t->used_serial_turn) wait(t, Waiting::serial_phase);
+  t->used_serial_turn = true;
+}
+
 void scheduler::abort_kernel(Thread* t, cudaError_t error) {
-  Launch& launch = *t->block->launch;
-  launch.aborted = true;
-  if (launch.error == cudaSuccess) launch.error = error;
+  Block& b = *t->block;
+  b.stopped = true;
+  if (b.error == cudaSuccess) b.error = error;
   suspend(t);  // never resumed: the scheduler unwinds this fiber
   std::abort();
 }
@@ -260,52 +411,71 @@ void launch(const LaunchRequest& request) {
   launch.threads_per_block = request.block.x * request.block.y * request.block.z;
   launch.block_count = request.grid.x * request.grid.y * request.grid.z;
   const Schedule s = schedule();
-  race_detector::begin_launch(launch.id, s.race_check);
-  counters::begin_launch(launch);
   Random random(s.seed * 1000003u + launch.id);
-  std::vector<unsigned> order = dispatch_order(launch.block_count, s, random);
-  const unsigned slots = std::min(s.resident_blocks, launch.block_count);
+  const std::vector<unsigned> order = dispatch_order(launch.block_count, s, random);
 
-  // Never destroyed, like the stacks: its parked fibers need no unwinding at exit.
-  static auto& pool = *new std::vector<std::unique_ptr<Block>>();
-  if (pool.size() < kMaxResidentBlocks) pool.resize(kMaxResidentBlocks);
-  std::vector<Block*> resident;
-  std::vector<unsigned> free_slots(slots);
-  std::iota(free_slots.rbegin(), free_slots.rend(), 0u);
+  Run r;
+  r.launch = &launch;
+  r.slot_count = std::min(s.resident_blocks, launch.block_count);
+  r.workers = std::min(worker_pool::configured_threads(), kMaxResidentBlocks);
+  r.busy_workers = std::min(r.workers, r.slot_count);
+  r.seed = s.seed * 1000003u + launch.id;
+  r.resident.assign(r.slot_count, false);
+  r.to_start.assign(r.slot_count, kNoBlock);
+  Slots& all = slots();
+  if (all.workers != r.workers) {
+    if (all.workers != 0) worker_pool::run_on_each(all.workers, drop_parked_fibers, nullptr);
+    all.workers = r.workers;
+  }
+  for (unsigned slot = 0; slot < r.slot_count; ++slot)
+    if (!all.blocks[slot]) all.blocks[slot] = std::make_unique<Block>();
+  race_detector::begin_launch(launch.id, s.race_check, r.workers > 1);
+  counters::begin_launch(launch);
+
   std::size_t next = 0;
   unsigned idle_rounds = 0;
-
   while (!launch.aborted) {
-    while (!free_slots.empty() && next < order.size()) {
-      const unsigned slot = free_slots.back();
-      free_slots.pop_back();
-      if (!pool[slot]) pool[slot] = std::make_unique<Block>();
-      start_block(*pool[slot], launch, order[next++], slot);
-      resident.push_back(pool[slot].get());
+    bool any = false;
+    for (unsigned slot = 0; slot < r.slot_count; ++slot) {
+      r.to_start[slot] = kNoBlock;
+      if (!r.resident[slot] && next < order.size()) {
+        r.to_start[slot] = order[next++];
+        r.resident[slot] = true;
+      }
+      any = any || r.resident[slot];
     }
-    if (resident.empty()) break;
+    if (!any) break;
     launch.progress = false;
-    for (Block* b : resident) {
-      step(*b, random);
+    worker_pool::run_on_each(r.busy_workers, parallel_phase, &r);
+    collect(r);
+    if (launch.aborted) break;
+
+    r.serial_slots.clear();
+    for (unsigned slot = 0; slot < r.slot_count; ++slot)
+      if (r.resident[slot] && !r.block(slot).deferred.empty()) r.serial_slots.push_back(slot);
+    if (!r.serial_slots.empty()) {
+      worker_pool::reset_turns();
+      worker_pool::run_on_each(r.busy_workers, serial_phase, &r);
+      collect(r);
       if (launch.aborted) break;
     }
-    if (launch.aborted) break;
-    for (std::size_t i = 0; i < resident.size();) {
-      if (resident[i]->finished) {
-        end_block(*resident[i]);
-        free_slots.push_back(resident[i]->slot);
-        resident.erase(resident.begin() + static_cast<std::ptrdiff_t>(i));
-        launch.progress = true;
-      } else {
-        ++i;
+
+    for (unsigned slot = 0; slot < r.slot_count; ++slot) {
+      if (r.resident[slot] && r.block(slot).finished) {
+        counters::add_block_counts(r.block(slot));
+        r.resident[slot] = false;
       }
     }
     idle_rounds = launch.progress ? 0 : idle_rounds + 1;
     if (idle_rounds > kDeadlockRounds) {
+      std::vector<Block*> resident;
+      for (unsigned slot = 0; slot < r.slot_count; ++slot)
+        if (r.resident[slot]) resident.push_back(&r.block(slot));
       report_deadlock(launch, resident, std::vector<unsigned>(order.begin() + static_cast<std::ptrdiff_t>(next), order.end()));
     }
   }
-  for (Block* b : resident) end_block(*b);  // only a stopped launch leaves blocks behind
+  std::fill(r.to_start.begin(), r.to_start.end(), kNoBlock);
+  worker_pool::run_on_each(r.busy_workers, teardown_phase, &r);  // only a stopped launch leaves blocks behind
   if (launch.error != cudaSuccess) set_pending_error(launch.error);
   managed_memory::kernel_launched(launch.site, request.stream);
 }

@@ -1,5 +1,6 @@
-// Running a launch: CUDA threads are fibers that take turns on one OS thread (scheduler.cpp).
-// What the other modules may ask of it: give the processor back, wait and wake, stop the kernel.
+// Running a launch: CUDA threads are fibers; resident blocks run side by side on worker OS
+// threads (scheduler.cpp). What the other modules may ask of it: give the processor back, wait
+// and wake, wait for the serial phase, stop the kernel.
 #pragma once
 
 #include <cstdint>
@@ -18,6 +19,18 @@ void yield(Thread* t, std::uintptr_t pc);
 // Stops the kernel: the scheduler tears the launch down after this thread suspends.
 [[noreturn]] void abort_kernel(Thread* t, cudaError_t error);
 
+// Before an operation that other blocks see at once: an atomic or volatile access to memory
+// other than the block's own (memory::block_private), and with it a flag hand-off. Blocks run side by side in a launch's parallel phase, where
+// such an operation would see the others at whatever point timing put them; it waits for the
+// serial phase instead, where the blocks take turns in a fixed order. So a program and seed
+// behave the same whatever the number of cores.
+void cross_block(Thread* t, std::uintptr_t pc);
+// A thread that ran its cross-block operation goes back to running beside the other blocks:
+// called at its next access, it suspends until the next parallel phase.
+inline void leave_serial_turn(Thread* t) {
+  if (t->used_serial_turn) yield(t, t->last_yield_pc);
+}
+
 // Suspends a thread until another one ends its wait with wake().
 inline void wait(Thread* t, Waiting reason) {
   t->waiting = reason;
@@ -28,14 +41,14 @@ inline void wake(Block& b, Thread& t) {
   t.waiting = Waiting::no;
   b.runnable.push_back(&t);
 }
-// An error the launch ends with, found by a thread that goes on.
-inline void fail_later(Launch& launch, cudaError_t error) {
-  if (launch.error == cudaSuccess) launch.error = error;
+// An error the launch ends with, found by a thread of block b that goes on.
+inline void fail_later(Block& b, cudaError_t error) {
+  if (b.error == cudaSuccess) b.error = error;
 }
-// Stops the launch for a finding no thread can get past; the launch ends with `error`.
-inline void stop(Launch& launch, cudaError_t error) {
-  launch.aborted = true;
-  launch.error = error;
+// Stops the launch for a finding in block b that no thread can get past; it ends with `error`.
+inline void stop(Block& b, cudaError_t error) {
+  b.stopped = true;
+  b.error = error;
 }
 
 }  // namespace scanlab::sim::detail::scheduler

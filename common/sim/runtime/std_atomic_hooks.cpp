@@ -16,12 +16,15 @@ inline void kernel_atomic(volatile void* p, std::size_t bytes, std::uintptr_t pc
   Thread* t = current_thread;
   if (!t) return;
   auto address = reinterpret_cast<std::uintptr_t>(const_cast<void*>(p));
+  // Before the operation, which follows this call directly: a spin-wait point inside the
+  // block, or an operation other blocks see, which waits for the serial phase.
+  if (memory::block_private(address)) scheduler::yield(t, pc);
+  else scheduler::cross_block(t, pc);
   if (memory::in_window(address)) {
     race_detector::check_access(t, address, bytes, race_detector::kAtomic | race_detector::kWrite | flags, pc);
     race_detector::acquire(t, address);
     race_detector::release(t, address);
   }
-  scheduler::yield(t, pc);
 }
 }  // namespace
 }  // namespace scanlab::sim::detail
@@ -29,9 +32,8 @@ inline void kernel_atomic(volatile void* p, std::size_t bytes, std::uintptr_t pc
 #define SCANLAB_PC reinterpret_cast<std::uintptr_t>(__builtin_return_address(0))
 #define SCANLAB_STD_ATOMICS(bits, T)                                                                     \
   extern "C" T __tsan_atomic##bits##_load(const volatile T* a, int) {                                   \
-    T v = __atomic_load_n(a, __ATOMIC_SEQ_CST);                                                         \
     scanlab::sim::detail::kernel_atomic(const_cast<volatile T*>(a), sizeof(T), SCANLAB_PC);            \
-    return v;                                                                                            \
+    return __atomic_load_n(a, __ATOMIC_SEQ_CST);                                                         \
   }                                                                                                      \
   extern "C" void __tsan_atomic##bits##_store(volatile T* a, T v, int) {                                \
     scanlab::sim::detail::kernel_atomic(a, sizeof(T), SCANLAB_PC, scanlab::sim::detail::race_detector::kBlind); \

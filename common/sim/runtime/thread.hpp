@@ -17,7 +17,9 @@ namespace scanlab::sim::detail {
 struct Block;
 
 // What a suspended thread waits for; the scheduler resumes only threads that wait for nothing.
-enum class Waiting : std::uint8_t { no, barrier, warp };
+// serial_phase: an operation other blocks see (scheduler::cross_block), which runs when the
+// blocks take turns.
+enum class Waiting : std::uint8_t { no, barrier, warp, serial_phase };
 
 struct Thread {
   Coordinates coords;
@@ -35,6 +37,8 @@ struct Thread {
 
   std::uintptr_t last_yield_pc = 0;  // where it last spun, for deadlock reports
   bool stored_since_yield = false;   // progress, for deadlock detection: set by whatever stores
+  bool in_serial_turn = false;       // resumed by the serial phase, until it suspends
+  bool used_serial_turn = false;     // its cross-block operation of this turn has run
 
   boost::context::fiber fiber;      // this CUDA thread while it is suspended
   boost::context::fiber scheduler;  // the scheduler while this CUDA thread runs

@@ -261,7 +261,7 @@ bool report_mismatched_collectives(Block& b) {
                             "the same intrinsic with the same mask");
         f.details.push_back("the kernel was stopped; the launch reports cudaErrorLaunchFailure");
         report(f);
-        scheduler::stop(*b.launch, cudaErrorLaunchFailure);
+        scheduler::stop(b, cudaErrorLaunchFailure);
         return true;
       }
   }
@@ -302,7 +302,7 @@ void lane_exited(Thread& t) {
                               locate(g.site)));
     f.details.push_back("the kernel was stopped; the launch reports cudaErrorLaunchFailure");
     report(f);
-    scheduler::stop(*b.launch, cudaErrorLaunchFailure);
+    scheduler::stop(b, cudaErrorLaunchFailure);
     return;
   }
 }

@@ -461,9 +461,36 @@ TEST_P(PlantedProgram, ReportsExactlyWhatWasPlanted) {
 
 std::string case_name(const ::testing::TestParamInfo<PlantedCase>& p) { return p.param.name; }
 
+// Blocks run side by side on as many OS threads as SCANLAB_SIM_THREADS allows; a program and
+// seed must give the same reports, in the same order, and the same output on one core as on many.
+class PlantedAcrossCores : public ::testing::TestWithParam<PlantedCase> {};
+
+TEST_P(PlantedAcrossCores, SameReportsOnOneCoreAsOnSeveral) {
+  const PlantedCase& c = GetParam();
+  const std::string program = std::string(PLANTED_PROGRAM_DIR) + "/" + c.program + (c.fixed ? ".fixed" : "");
+  std::vector<std::string> argv{program};
+  argv.insert(argv.end(), c.args.begin(), c.args.end());
+  std::map<std::string, std::string> env = c.env;
+  env["SCANLAB_SIM_THREADS"] = "1";
+  const ProcessResult one = run_process(argv, env);
+  for (const char* threads : {"3", "8"}) {
+    SCOPED_TRACE(std::string("SCANLAB_SIM_THREADS=") + threads);
+    env["SCANLAB_SIM_THREADS"] = threads;
+    const ProcessResult several = run_process(argv, env);
+    EXPECT_EQ(several.signal, one.signal);
+    EXPECT_EQ(several.exit_status, one.exit_status);
+    EXPECT_EQ(several.err, one.err);
+    EXPECT_EQ(several.out, one.out);
+  }
+  if (!c.kind.empty()) {
+    EXPECT_THAT(one.err, HasSubstr("scanlab-sim: ")) << "a planted bug that no run reports cannot show the reports agree";
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Planted, PlantedProgram, ::testing::ValuesIn(planted_cases()), case_name);
 INSTANTIATE_TEST_SUITE_P(PlantedReseeded, PlantedProgram, ::testing::ValuesIn(reseeded(planted_cases(), {"2", "3"})),
                          case_name);
+INSTANTIATE_TEST_SUITE_P(Planted, PlantedAcrossCores, ::testing::ValuesIn(planted_cases()), case_name);
 
 // simcc must refuse what it cannot build the way nvcc does: with the student's file and line.
 struct CompileErrorCase {

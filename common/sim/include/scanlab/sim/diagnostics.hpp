@@ -47,9 +47,10 @@ void set_error_exit_status(int status);
 struct Schedule {
   enum class BlockOrder { forward, reverse, random };
   BlockOrder block_order = BlockOrder::forward;
-  unsigned resident_blocks = 8;  // blocks running at once; the rest wait for a free slot
+  unsigned resident_blocks = 16;  // blocks running at once; the rest wait for a free slot
   std::uint64_t seed = 1;        // thread order within a barrier interval, random block order
   bool race_check = true;
+  unsigned threads = 0;  // OS threads that run blocks (SCANLAB_SIM_THREADS); 0: every core
 };
 Schedule get_schedule();
 void set_schedule(const Schedule& schedule);

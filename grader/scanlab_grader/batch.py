@@ -130,6 +130,15 @@ class Batch:
         self.build_root = results / "build"
         self.worker_name = ""  # --only: a build tree of the student's own, so that tasks never share one
 
+    def student_environment(self) -> dict[str, str]:
+        """The simulator runs a test program's blocks on every core; with several students
+        graded at once, each gets its share of the cores (SCANLAB_SIM_THREADS), unless the
+        instructor chose a number. Reports do not depend on it."""
+        env = dict(os.environ)
+        if "SCANLAB_SIM_THREADS" not in env:
+            env["SCANLAB_SIM_THREADS"] = str(max(1, (os.cpu_count() or 1) // self.workers))
+        return env
+
     def report_json(self, student: str) -> Path:
         return self.reports / f"{student}.json"
 
@@ -159,7 +168,7 @@ class Batch:
         try:
             with open(log, "wb") as out:
                 proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                        start_new_session=True)
+                                        start_new_session=True, env=self.student_environment())
                 try:
                     rc = proc.wait(timeout=self.student_timeout_s)
                 except subprocess.TimeoutExpired:

@@ -50,6 +50,7 @@ struct Schedule {
   unsigned resident_blocks = 8;  // blocks running at once; the rest wait for a free slot
   std::uint64_t seed = 1;        // thread order within a barrier interval, random block order
   bool race_check = true;
+  unsigned threads = 0;  // OS threads that run blocks (SCANLAB_SIM_THREADS); 0: every core
 };
 Schedule get_schedule();
 void set_schedule(const Schedule& schedule);

@@ -32,6 +32,8 @@ __global__ void barrier_rounds_kernel(int* out, unsigned rounds) {
 
 constexpr unsigned kSection = HierarchicalScan::kSection;
 
+static_assert(1u << HierarchicalScan::kBarriersPerSection == kSection, "one barrier per doubling of the stride");
+
 // Inclusive Kogge-Stone scan of each section of kSection elements, one element per thread;
 // the last thread also records the section's total when section_sums is given.
 __global__ void scan_sections(const int* in, int* out, int* section_sums, unsigned n) {
@@ -90,6 +92,11 @@ void HierarchicalScan::run() {
   scan_sections<<<1, kSection>>>(section_sums_, scanned_sums_, nullptr, sections_);
   if (sections_ > 1) add_carries<<<sections_ - 1, kSection>>>(out_, scanned_sums_, n_);
   check(cudaDeviceSynchronize(), "hierarchical scan");
+}
+
+void HierarchicalScan::run_sections() {
+  scan_sections<<<sections_, kSection>>>(in_, out_, nullptr, n_);
+  check(cudaDeviceSynchronize(), "Kogge-Stone sections");
 }
 
 std::vector<int> HierarchicalScan::result() const {

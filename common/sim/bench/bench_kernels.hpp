@@ -18,6 +18,7 @@ class HierarchicalScan {
  public:
   static constexpr unsigned kSection = 1024;
   static constexpr unsigned kMaxElements = kSection * kSection;
+  static constexpr unsigned kBarriersPerSection = 10;  // log2(kSection): one per Kogge-Stone step
 
   explicit HierarchicalScan(const std::vector<int>& input);
   HierarchicalScan(const HierarchicalScan&) = delete;
@@ -25,7 +26,8 @@ class HierarchicalScan {
   ~HierarchicalScan();
 
   void run();                       // launches the three kernels and waits for them
-  std::vector<int> result() const;  // the scan of the last run()
+  void run_sections();              // the first kernel alone: every section scanned on its own
+  std::vector<int> result() const;  // the scan of the last run() or run_sections()
 
  private:
   unsigned n_;

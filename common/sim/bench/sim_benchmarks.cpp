@@ -1,9 +1,12 @@
 // What the simulator costs: the price of one thread crossing one barrier (the unit that
-// dominates every lab), and a whole three-kernel scan of 2^20 elements, with and without race
-// detection. The kernels are in bench_kernels.cu, which runs on the simulator.
+// dominates every lab), Kogge-Stone sections (independent 1024-element scans, the kernel other
+// CPU runtimes are compared on), and a whole three-kernel scan of 2^20 elements, with and without
+// race detection; and how that scan scales with the OS threads that run blocks. The kernels are
+// in bench_kernels.cu, which runs on the simulator.
 //   sim_benchmarks [--benchmark_filter=...] [--benchmark_min_time=...]
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <numeric>
 #include <vector>
 
@@ -18,10 +21,35 @@ constexpr unsigned kBarrierRounds = 64;
 constexpr unsigned kScanElements = 1u << 20;
 constexpr unsigned kSmallScanElements = 1u << 16;
 
-void set_race_check(bool on) {
+// threads: OS threads that run blocks, 0 for every core (the default).
+void configure(bool race_check, unsigned threads = 0) {
   Schedule s = get_schedule();
-  s.race_check = on;
+  s.race_check = race_check;
+  s.threads = threads;
   set_schedule(s);
+}
+
+std::vector<int> scan_input(unsigned n) {
+  std::vector<int> input(n);
+  for (unsigned i = 0; i < n; ++i) input[i] = static_cast<int>(i % 7) - 3;
+  return input;
+}
+
+// What run_sections() computes: each section of HierarchicalScan::kSection scanned on its own.
+std::vector<int> section_scans(const std::vector<int>& input) {
+  std::vector<int> expected(input.size());
+  for (std::size_t s = 0; s < input.size(); s += HierarchicalScan::kSection) {
+    const std::size_t end = std::min<std::size_t>(s + HierarchicalScan::kSection, input.size());
+    std::partial_sum(input.begin() + static_cast<std::ptrdiff_t>(s), input.begin() + static_cast<std::ptrdiff_t>(end),
+                     expected.begin() + static_cast<std::ptrdiff_t>(s));
+  }
+  return expected;
+}
+
+std::vector<int> full_scan(const std::vector<int>& input) {
+  std::vector<int> expected(input.size());
+  std::partial_sum(input.begin(), input.end(), expected.begin());
+  return expected;
 }
 
 // A counter shown as time per unit: `units` per iteration, inverted into seconds per unit.
@@ -30,7 +58,7 @@ benchmark::Counter time_per(double units) {
 }
 
 void BM_BarrierCrossing(benchmark::State& state) {
-  set_race_check(state.range(0) != 0);
+  configure(state.range(0) != 0);
   for (auto _ : state) barrier_rounds(kBarrierRounds);
   const double crossings = double{kBarrierBlockThreads} * kBarrierRounds;
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * crossings));
@@ -38,16 +66,32 @@ void BM_BarrierCrossing(benchmark::State& state) {
 }
 BENCHMARK(BM_BarrierCrossing)->ArgName("racecheck")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 
+// Double-buffered Kogge-Stone over independent sections of 1024 ints, 1024 threads per block:
+// HierarchicalScan's first kernel alone, timed per thread and barrier.
+void BM_KoggeStoneSections(benchmark::State& state) {
+  configure(state.range(0) != 0);
+  const std::vector<int> input = scan_input(kScanElements);
+  HierarchicalScan scan(input);
+  scan.run_sections();
+  if (scan.result() != section_scans(input)) {
+    state.SkipWithError("the section scans are wrong");
+    return;
+  }
+  for (auto _ : state) scan.run_sections();
+  const double crossings = double{kScanElements} * HierarchicalScan::kBarriersPerSection;
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * kScanElements);
+  state.counters["per_thread_barrier"] = time_per(crossings);
+}
+BENCHMARK(BM_KoggeStoneSections)->ArgName("racecheck")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
+// The three-kernel scan; threads: OS threads that run blocks (0: every core).
 void BM_HierarchicalScan(benchmark::State& state) {
-  set_race_check(state.range(0) != 0);
+  configure(state.range(0) != 0, static_cast<unsigned>(state.range(2)));
   const auto n = static_cast<unsigned>(state.range(1));
-  std::vector<int> input(n);
-  for (unsigned i = 0; i < n; ++i) input[i] = static_cast<int>(i % 7) - 3;
+  const std::vector<int> input = scan_input(n);
   HierarchicalScan scan(input);
   scan.run();
-  std::vector<int> expected(n);
-  std::partial_sum(input.begin(), input.end(), expected.begin());
-  if (scan.result() != expected) {
+  if (scan.result() != full_scan(input)) {
     state.SkipWithError("the scan computed a wrong result");
     return;
   }
@@ -55,12 +99,18 @@ void BM_HierarchicalScan(benchmark::State& state) {
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * n);
   state.counters["per_element"] = time_per(n);
 }
-// 2^20 elements is the measurement; 2^16 is there for quick runs (the smoke test).
+// 2^20 elements is the measurement; 2^16 is there for quick runs (the smoke test). With race
+// checks, the scan runs on 1, 2, 4 and 8 OS threads and on every core (threads:0): the scaling
+// of blocks over cores.
 BENCHMARK(BM_HierarchicalScan)
-    ->ArgNames({"racecheck", "elements"})
-    ->Args({1, kScanElements})
-    ->Args({0, kScanElements})
-    ->Args({1, kSmallScanElements})
+    ->ArgNames({"racecheck", "elements", "threads"})
+    ->Args({1, kScanElements, 0})
+    ->Args({0, kScanElements, 0})
+    ->Args({1, kSmallScanElements, 0})
+    ->Args({1, kScanElements, 1})
+    ->Args({1, kScanElements, 2})
+    ->Args({1, kScanElements, 4})
+    ->Args({1, kScanElements, 8})
     ->Unit(benchmark::kMillisecond);
 
 }  // namespace

@@ -129,7 +129,15 @@ int arrive_and_wait(Kind kind, int predicate, const char* file, unsigned line) {
   t->barrier.site = Site{file, line};
   t->barrier.kind = kind;
   t->barrier.predicate = predicate != 0;
-  t->block->barrier.waiting += 1;
+  BlockBarrier& at = t->block->barrier;
+  if (at.waiting == 0) {
+    at.site = t->barrier.site;
+    at.kind = kind;
+  } else if (!same_site(at.site, t->barrier.site) || at.kind != kind) {
+    at.diverged = true;
+  }
+  at.predicates += t->barrier.predicate;
+  at.waiting += 1;
   scheduler::wait(t, Waiting::barrier);
   return t->barrier.result;
 }
@@ -146,31 +154,29 @@ void release(Block& b) {
     report_stuck_block(b);
     return;
   }
-  const Thread* first = nullptr;
-  for (unsigned i = 0; i < b.thread_count && !first; ++i)
-    if (!b.threads[i].exited) first = &b.threads[i];
-  for (unsigned i = 0; i < b.thread_count; ++i) {
-    const Thread& t = b.threads[i];
-    if (!t.exited && (!same_site(t.barrier.site, first->barrier.site) || t.barrier.kind != first->barrier.kind)) {
-      report_divergence(b);
-      return;
-    }
+  if (b.barrier.diverged) {
+    report_divergence(b);
+    return;
   }
-  if (b.live < b.thread_count) warn_barrier_after_exit(b, *first);
-  int count = 0;
-  for (unsigned i = 0; i < b.thread_count; ++i)
-    if (!b.threads[i].exited) count += b.threads[i].barrier.predicate;
+  if (b.live < b.thread_count) {
+    const Thread* first = nullptr;
+    for (unsigned i = 0; i < b.thread_count && !first; ++i)
+      if (!b.threads[i].exited) first = &b.threads[i];
+    warn_barrier_after_exit(b, *first);
+  }
+  const int count = b.barrier.predicates;
   int result = 0;
-  switch (first->barrier.kind) {
+  switch (b.barrier.kind) {
     case Kind::sync: result = 0; break;
     case Kind::count: result = count; break;
     case Kind::all: result = count == static_cast<int>(b.live); break;
     case Kind::any: result = count > 0; break;
   }
   counters::end_interval(b);  // before any thread runs on into the next interval
-  b.barrier.last = first->barrier.site;
+  b.barrier.last = b.barrier.site;
   b.barrier.interval += 1;
   b.barrier.waiting = 0;
+  b.barrier.predicates = 0;
   for (unsigned i = 0; i < b.thread_count; ++i) {
     Thread& t = b.threads[i];
     if (t.exited) continue;

@@ -23,10 +23,16 @@ struct Arrival {
 };
 
 // A block's part.
+// What the waiting threads agree on is kept as they arrive, so that letting them pass costs
+// nothing per thread beyond waking it.
 struct BlockBarrier {
   unsigned waiting = 0;        // threads waiting at a barrier
   std::uint32_t interval = 1;  // barriers crossed + 1: accesses in different intervals are ordered
   Site last;                   // the last barrier crossed, for race reports
+  Site site;                   // where the first waiting thread waits
+  Kind kind = Kind::sync;      // and at which kind of barrier
+  bool diverged = false;       // some waiting thread waits at another barrier (or kind)
+  int predicates = 0;          // sum of the waiting threads' predicates
 };
 
 void begin_block(Block& b);

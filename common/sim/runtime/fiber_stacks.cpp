@@ -14,6 +14,16 @@ namespace {
 constexpr std::size_t kStackBytes = 64 * 1024;  // small stacks keep the fibers of a block TLB-friendly
 constexpr std::size_t kGuardBytes = 4096;
 
+// The top of a suspended fiber's stack (its saved registers and innermost frames, a few cache
+// lines) is what a switch to it touches. An L2 cache of 8 ways repeats its sets every 64 KiB, so
+// stacks whose tops lay 64 KiB apart would all compete for the same 8 lines of each set: each
+// stack's top moves down by its own multiple of kColourStride (cache colouring), kColours of them
+// spreading the tops of a block's fibers evenly over every set. The room for that lies beyond the
+// kStackBytes every fiber has, in address space that no page backs until touched.
+constexpr std::size_t kColours = 128;
+constexpr std::size_t kColourStride = 512;  // the lines a suspended fiber's top spans, about
+constexpr std::size_t kReservedBytes = kGuardBytes + kStackBytes + kColours * kColourStride;
+
 // Blocks start (and stopped ones unwind) on several worker threads at once: one lock.
 class StackPool {
  public:
@@ -24,17 +34,15 @@ class StackPool {
       free_.pop_back();
       return sc;
     }
-    void* base = mmap(nullptr, kStackBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    void* base = mmap(nullptr, kReservedBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (base == MAP_FAILED) {
       std::fprintf(stderr, "scanlab-sim: out of memory for thread stacks\n");
       std::abort();
     }
     mprotect(base, kGuardBytes, PROT_NONE);
-    // Stacks are 64 KiB apart, so their tops would all fall into the same cache sets; each
-    // stack starts at its own offset (cache colouring), which it keeps for its whole life.
-    const std::size_t colour = (created_++ % kColours) * kColourStride;
+    const std::size_t colour = (created_++ % kColours) * kColourStride;  // kept for the stack's whole life
     boost::context::stack_context sc;
-    sc.size = kStackBytes - colour;
+    sc.size = kReservedBytes - colour;
     sc.sp = static_cast<char*>(base) + sc.size;
     return sc;
   }
@@ -45,8 +53,6 @@ class StackPool {
 
  private:
   std::mutex mutex_;
-  static constexpr std::size_t kColours = 13;
-  static constexpr std::size_t kColourStride = 1024 + 64;  // at most 13 KiB of each stack
   std::vector<boost::context::stack_context> free_;
   std::size_t created_ = 0;
 };

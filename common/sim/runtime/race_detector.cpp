@@ -8,7 +8,9 @@
 #include <cstdlib>
 #include <mutex>
 #include <string>
+#include <type_traits>
 #include <unordered_map>
+#include <vector>
 
 #include "block.hpp"
 #include "launch.hpp"
@@ -29,27 +31,74 @@ using memory::in_shared;
 // word can hide a third thread's conflict with the first (a missed report, never a false one).
 constexpr std::size_t kGranule = 4;
 
-struct AccessRecord {
-  std::uintptr_t pc;
+// A code address in 32 bits: an offset from the runtime's own code, which lab code is linked
+// beside; an address farther away than that (a shared library) gets a number from a table.
+class CodeAddresses {
+ public:
+  std::uint32_t id(std::uintptr_t pc) {
+    const std::uintptr_t offset = pc - base() + kNear;
+    if (offset < 2 * kNear) return static_cast<std::uint32_t>(offset);
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto [it, added] = far_ids_.try_emplace(pc, static_cast<std::uint32_t>(far_.size()));
+    if (added) far_.push_back(pc);
+    return kFar | it->second;
+  }
+  std::uintptr_t address(std::uint32_t id) {
+    if (!(id & kFar)) return base() + id - kNear;
+    std::lock_guard<std::mutex> lock(mutex_);
+    return far_[id & ~kFar];
+  }
+
+ private:
+  static constexpr std::uintptr_t kNear = std::uintptr_t{1} << 30;
+  static constexpr std::uint32_t kFar = std::uint32_t{1} << 31;
+  static std::uintptr_t base() { return reinterpret_cast<std::uintptr_t>(&check_access); }
+  std::mutex mutex_;
+  std::unordered_map<std::uintptr_t, std::uint32_t> far_ids_;
+  std::vector<std::uintptr_t> far_;
+};
+CodeAddresses code_addresses;
+
+// One access as a shadow cell remembers it. Shared memory belongs to one block at a time, so a
+// block run (which also tells launches apart) is all it needs of where the access came from;
+// global memory also needs the block's index and its fence clock, for hand-offs between blocks.
+struct SharedRecord {
+  std::uint32_t run;  // the block run (BlockClocks::run); 0: nothing recorded
+  std::uint32_t interval;
+  std::uint32_t warp_epoch;
+  std::uint32_t pc;  // CodeAddresses::id
+  std::uint16_t thread;
+  std::uint8_t flags;
+  std::uint8_t mask;  // bytes of the granule touched
+};
+struct GlobalRecord {
   std::uint32_t launch;  // 0: nothing recorded
   std::uint32_t block;
   std::uint32_t interval;
   std::uint32_t clock;
   std::uint32_t warp_epoch;
+  std::uint32_t pc;
   std::uint16_t thread;
   std::uint8_t flags;
-  std::uint8_t mask;  // bytes of the granule touched
+  std::uint8_t mask;
 };
+template <bool Shared>
+using AccessRecord = std::conditional_t<Shared, SharedRecord, GlobalRecord>;
 
-struct Cell {
-  AccessRecord write;
-  AccessRecord read[2];
+// The last write and up to two readers of the current interval. A shared cell is one cache
+// line: the cell of every access of shared memory is one load away.
+template <bool Shared>
+struct alignas(Shared ? 64 : 4) Cell {
+  AccessRecord<Shared> write;
+  AccessRecord<Shared> read[2];
 };
+static_assert(sizeof(Cell<true>) == 64, "a shared-memory cell fills one cache line");
 
-Cell* global_shadow = nullptr;
-Cell* shared_shadow = nullptr;
+Cell<false>* global_shadow = nullptr;
+Cell<true>* shared_shadow = nullptr;
 std::uint32_t current_launch = 0;
 bool race_check_enabled = true;  // the schedule's setting, read once per launch
+std::atomic<std::uint32_t> next_run{1};
 bool lock_global_cells = false;  // blocks of this launch run on several OS threads
 
 // Blocks on different OS threads may touch one global granule at once: its check holds one of
@@ -76,8 +125,9 @@ GranuleLocks granule_locks;
 // volatile stores.
 std::unordered_map<std::uintptr_t, std::vector<std::uint32_t>> sync_objects;
 
-Cell* reserve_cells(std::size_t count) {
-  void* p = mmap(nullptr, count * sizeof(Cell), PROT_READ | PROT_WRITE,
+template <bool Shared>
+Cell<Shared>* reserve_cells(std::size_t count) {
+  void* p = mmap(nullptr, count * sizeof(Cell<Shared>), PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (p == MAP_FAILED) {
     std::fprintf(stderr,
@@ -85,7 +135,7 @@ Cell* reserve_cells(std::size_t count) {
                  "(vm.overcommit_memory=2?); run with SCANLAB_SIM_RACECHECK=off\n");
     std::abort();
   }
-  return static_cast<Cell*>(p);
+  return static_cast<Cell<Shared>*>(p);
 }
 
 bool is_strong(std::uint8_t flags, bool across_blocks) {
@@ -102,16 +152,34 @@ bool read_beside_atomic(std::uint8_t a, std::uint8_t b) {
   return ((a & kAtomic) && !(b & kWrite)) || ((b & kAtomic) && !(a & kWrite));
 }
 
-bool ordered(const AccessRecord& p, const Thread* t, bool shared) {
+// Whether an earlier access p of this launch, or of an earlier one, is ordered before thread t's.
+bool same_warp_ordered(std::uint16_t p_thread, std::uint32_t p_warp_epoch, const Thread* t) {
+  return p_thread / kWarpSize == t->warp && t->warp_clock[p_thread % kWarpSize] >= p_warp_epoch;
+}
+bool ordered(const SharedRecord& p, const Thread* t) {
+  const Block* b = t->block;
+  if (p.run != b->race.run) return true;  // an earlier block's use of this arena
+  if (p.thread == t->linear || p.interval != b->barrier.interval) return true;
+  return same_warp_ordered(p.thread, p.warp_epoch, t);
+}
+bool ordered(const GlobalRecord& p, const Thread* t) {
   if (p.launch != current_launch) return true;
   const Block* b = t->block;
-  if (p.block != b->linear) {
-    if (shared) return true;  // an earlier block's use of this arena
-    return p.block < b->race.knows.size() && b->race.knows[p.block] > p.clock;
-  }
-  if (p.thread == t->linear) return true;
-  if (p.interval != b->barrier.interval) return true;
-  return p.thread / kWarpSize == t->warp && t->warp_clock[p.thread % kWarpSize] >= p.warp_epoch;
+  if (p.block != b->linear) return p.block < b->race.knows.size() && b->race.knows[p.block] > p.clock;
+  if (p.thread == t->linear || p.interval != b->barrier.interval) return true;
+  return same_warp_ordered(p.thread, p.warp_epoch, t);
+}
+
+std::uint32_t block_of(const SharedRecord&, const Thread* t) { return t->block->linear; }
+std::uint32_t block_of(const GlobalRecord& p, const Thread*) { return p.block; }
+bool recorded(const SharedRecord& p) { return p.run != 0; }
+bool recorded(const GlobalRecord& p) { return p.launch != 0; }
+// A reader of another interval (or block, or launch), or c's own thread, leaves room for c.
+bool replaceable(const SharedRecord& r, const SharedRecord& c) {
+  return r.run != c.run || r.interval != c.interval || r.thread == c.thread;
+}
+bool replaceable(const GlobalRecord& r, const GlobalRecord& c) {
+  return r.launch != c.launch || r.block != c.block || r.interval != c.interval || r.thread == c.thread;
 }
 
 const char* role_of(std::uint8_t flags) {
@@ -120,25 +188,29 @@ const char* role_of(std::uint8_t flags) {
   return (flags & kVolatile) ? "volatile read" : "read";
 }
 
-void report_race(const AccessRecord& p, const Thread* t, const AccessRecord& c, std::uintptr_t address,
-                 bool shared) {
-  if (!first_time(ReportKind::race, p.pc, c.pc)) return;
+template <bool Shared>
+void report_race(const AccessRecord<Shared>& p, const Thread* t, const AccessRecord<Shared>& c, std::uintptr_t address) {
+  const std::uintptr_t p_pc = code_addresses.address(p.pc);
+  const std::uintptr_t c_pc = code_addresses.address(c.pc);
+  if (!first_time(ReportKind::race, p_pc, c_pc)) return;
   const Launch& launch = *t->block->launch;
-  const bool across = p.block != t->block->linear;
+  const bool shared = Shared;
+  const std::uint32_t p_block = block_of(p, t);
+  const bool across = p_block != t->block->linear;
   Finding f;
   f.kind = ReportKind::race;
-  Party recorded{role_of(p.flags), locate(p.pc), true, unflatten(p.block, launch.grid), unflatten(p.thread, launch.block)};
-  Party current = party(role_of(c.flags), t, locate(c.pc));
+  Party recorded_party{role_of(p.flags), locate(p_pc), true, unflatten(p_block, launch.grid),
+                       unflatten(p.thread, launch.block)};
+  Party current_party = party(role_of(c.flags), t, locate(c_pc));
   std::uint8_t first = p.flags, second = c.flags;
   // Blocks run side by side, so which of two racing blocks got there first is timing: the
   // report names the lower-numbered block first, the same whatever the number of cores.
-  const bool swap = across && p.block > t->block->linear;
-  if (swap) std::swap(first, second), std::swap(recorded, current);
+  if (across && p_block > t->block->linear) std::swap(first, second), std::swap(recorded_party, current_party);
   const char* hazard = (first & kWrite) ? ((second & kWrite) ? "write-after-write" : "read-after-write")
                                         : "write-after-read";
   f.headline = std::string("data race (") + hazard + ") on " + (shared ? "shared" : "global") + " memory";
-  f.parties.push_back(recorded);
-  f.parties.push_back(current);
+  f.parties.push_back(recorded_party);
+  f.parties.push_back(current_party);
   f.details.push_back("location: " + shared_memory::describe_address(address, *t->block));
   if (!across) {
     std::string after = t->block->barrier.last.file
@@ -150,7 +222,7 @@ void report_race(const AccessRecord& p, const Thread* t, const AccessRecord& c, 
                                                          : ""));
   } else {
     const Block* b = t->block;
-    const bool acquired_some = p.block < b->race.knows.size() && b->race.knows[p.block] > 0;
+    const bool acquired_some = p_block < b->race.knows.size() && b->race.knows[p_block] > 0;
     f.details.push_back(
         acquired_some
             ? "the blocks synchronized through a flag, but this access of the other block came after its last "
@@ -162,28 +234,25 @@ void report_race(const AccessRecord& p, const Thread* t, const AccessRecord& c, 
 }
 
 template <bool Shared>
-void check_cell(Cell& cell, Thread* t, const AccessRecord& c, std::uintptr_t address) {
-  auto conflicts = [&](const AccessRecord& p) {
-    if (p.launch == 0 || (p.mask & c.mask) == 0) return false;
-    if (ordered(p, t, Shared)) return false;
-    const bool across = p.block != t->block->linear;
+void check_cell(Cell<Shared>& cell, Thread* t, const AccessRecord<Shared>& c, std::uintptr_t address) {
+  auto conflicts = [&](const AccessRecord<Shared>& p) {
+    if (!recorded(p) || (p.mask & c.mask) == 0) return false;
+    if (ordered(p, t)) return false;
+    const bool across = block_of(p, t) != t->block->linear;
     return !(is_strong(p.flags, across) && is_strong(c.flags, across)) && !read_beside_atomic(p.flags, c.flags);
   };
-  if (conflicts(cell.write)) report_race(cell.write, t, c, address, Shared);
+  if (conflicts(cell.write)) report_race<Shared>(cell.write, t, c, address);
   if (c.flags & kWrite) {
-    for (const AccessRecord& r : cell.read)
+    for (const AccessRecord<Shared>& r : cell.read)
       if (conflicts(r)) {
-        report_race(r, t, c, address, Shared);
+        report_race<Shared>(r, t, c, address);
         break;
       }
     cell.write = c;
     return;
   }
   // Remember up to two readers: a later write by a third thread conflicts with one of them.
-  auto replaceable = [&](const AccessRecord& r) {
-    return r.launch != c.launch || r.block != c.block || r.interval != c.interval || r.thread == c.thread;
-  };
-  if (replaceable(cell.read[0])) cell.read[0] = c;
+  if (replaceable(cell.read[0], c)) cell.read[0] = c;
   else cell.read[1] = c;
 }
 
@@ -192,8 +261,8 @@ void check_cell(Cell& cell, Thread* t, const AccessRecord& c, std::uintptr_t add
 void begin_launch(std::uint32_t launch_id, bool race_check, bool parallel) {
   static std::once_flag shadow_reserved;
   std::call_once(shadow_reserved, [] {
-    global_shadow = reserve_cells(memory::kGlobalBytes / kGranule);
-    shared_shadow = reserve_cells(memory::kSharedBytes / kGranule);
+    global_shadow = reserve_cells<false>(memory::kGlobalBytes / kGranule);
+    shared_shadow = reserve_cells<true>(memory::kSharedBytes / kGranule);
   });
   current_launch = launch_id;
   race_check_enabled = race_check;
@@ -202,6 +271,13 @@ void begin_launch(std::uint32_t launch_id, bool race_check, bool parallel) {
 }
 
 void begin_block(Block& b) {
+  b.race.run = next_run.fetch_add(1, std::memory_order_relaxed);
+  if (b.race.run == 0) {
+    // Run numbers wrapped around (after 2^32 blocks): forget every shared-memory record, so that
+    // none of a long-gone block passes for this one's.
+    madvise(shared_shadow, memory::kSharedBytes / kGranule * sizeof(Cell<true>), MADV_DONTNEED);
+    b.race.run = next_run.fetch_add(1, std::memory_order_relaxed);
+  }
   b.race.clock = 1;
   b.race.published = 0;
   b.race.knows.clear();
@@ -218,28 +294,37 @@ void check_access(Thread* t, std::uintptr_t address, std::size_t bytes, std::uin
     return;
   if ((flags & kWrite) && !(flags & kAtomic)) t->stored_since_yield = true;  // atomics count only when they change memory
   if (!race_check_enabled) return;
-  Block* b = t->block;
-  AccessRecord c{pc, current_launch, b->linear, b->barrier.interval, b->race.clock, t->warp_clock[t->lane],
-                 static_cast<std::uint16_t>(t->linear), flags, 1};
-  const bool shared = in_shared(address);
-  const std::uintptr_t begin = shared ? memory::regions.shared_begin : memory::regions.global_begin;
-  Cell* shadow = shared ? shared_shadow : global_shadow;
-  std::uintptr_t offset = address - begin;
-  const std::uintptr_t end = offset + bytes;
-  while (offset < end) {
-    const std::uintptr_t granule = offset / kGranule;
-    const std::uintptr_t granule_end = std::min<std::uintptr_t>((granule + 1) * kGranule, end);
-    c.mask = static_cast<std::uint8_t>(((1u << (granule_end - offset)) - 1) << (offset % kGranule));
-    if (shared) {
-      check_cell<true>(shadow[granule], t, c, begin + offset);
-    } else if (lock_global_cells) {
-      granule_locks.lock(granule);
-      check_cell<false>(shadow[granule], t, c, begin + offset);
-      granule_locks.unlock(granule);
-    } else {
-      check_cell<false>(shadow[granule], t, c, begin + offset);
+  const Block* b = t->block;
+  const std::uint32_t pc_id = code_addresses.id(pc);
+  const auto thread = static_cast<std::uint16_t>(t->linear);
+  const std::uint32_t warp_epoch = t->warp_clock[t->lane];
+  // Each granule the access touches, with the bytes of it touched.
+  auto for_each_granule = [&](std::uintptr_t begin, auto&& check) {
+    std::uintptr_t offset = address - begin;
+    const std::uintptr_t end = offset + bytes;
+    while (offset < end) {
+      const std::uintptr_t granule = offset / kGranule;
+      const std::uintptr_t granule_end = std::min<std::uintptr_t>((granule + 1) * kGranule, end);
+      check(granule, static_cast<std::uint8_t>(((1u << (granule_end - offset)) - 1) << (offset % kGranule)),
+            begin + offset);
+      offset = granule_end;
     }
-    offset = granule_end;
+  };
+  if (in_shared(address)) {
+    SharedRecord c{b->race.run, b->barrier.interval, warp_epoch, pc_id, thread, flags, 0};
+    for_each_granule(memory::regions.shared_begin, [&](std::uintptr_t granule, std::uint8_t mask, std::uintptr_t at) {
+      c.mask = mask;
+      check_cell<true>(shared_shadow[granule], t, c, at);
+    });
+  } else {
+    GlobalRecord c{current_launch, b->linear, b->barrier.interval, b->race.clock, warp_epoch, pc_id, thread, flags, 0};
+    for_each_granule(memory::regions.global_begin, [&](std::uintptr_t granule, std::uint8_t mask, std::uintptr_t at) {
+      c.mask = mask;
+      if (!lock_global_cells) return check_cell<false>(global_shadow[granule], t, c, at);
+      granule_locks.lock(granule);
+      check_cell<false>(global_shadow[granule], t, c, at);
+      granule_locks.unlock(granule);
+    });
   }
 }
 

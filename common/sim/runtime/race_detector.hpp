@@ -4,7 +4,7 @@
 // both atomic and not a plain read beside an atomic (the compare-and-swap loop), are a hazard unless a barrier lies between them (they are in different
 // barrier intervals) or a __syncwarp orders them (same warp). This is exact at any block size:
 // each 4-byte word remembers its last write and up to two readers of the current interval,
-// with the bytes each touched.
+// with the bytes each touched (a shadow cell of one cache line for shared memory).
 //
 // Between blocks (global memory only), accesses are ordered only through a flag hand-off: a
 // block that stores a flag (atomic or volatile) after a __threadfence() publishes what it wrote
@@ -36,6 +36,7 @@ using LaneClocks = std::array<std::uint32_t, kWarpSize>;
 // A block's part: ordering between blocks (global memory), a vector clock advanced by
 // __threadfence.
 struct BlockClocks {
+  std::uint32_t run = 0;        // this block's run: unique among all blocks started in the process
   std::uint32_t clock = 1;      // stamped on this block's global accesses
   std::uint32_t published = 0;  // accesses stamped <= published are made visible by a fence
   // knows[b] = c + 1: this block acquired a flag from block b that published b's accesses

@@ -22,26 +22,25 @@ struct Block;
 enum class Waiting : std::uint8_t { no, barrier, warp, serial_phase };
 
 struct Thread {
-  Coordinates coords;
+  // What the scheduler touches at every switch comes first, in one cache line.
+  boost::context::fiber fiber;      // this CUDA thread while it is suspended
+  boost::context::fiber scheduler;  // the scheduler while this CUDA thread runs
   Block* block = nullptr;
   unsigned linear = 0;  // x + y*Dx + z*Dx*Dy, as CUDA numbers threads into warps
   unsigned lane = 0;
   unsigned warp = 0;
   bool exited = false;
   Waiting waiting = Waiting::no;
-
-  barrier::Arrival barrier;                // barrier.cpp
-  warp::LaneExchange collective;           // warp.cpp
-  race_detector::LaneClocks warp_clock{};  // race_detector.cpp
-  counters::LaneTally counting;            // counters.cpp
-
-  std::uintptr_t last_yield_pc = 0;  // where it last spun, for deadlock reports
   bool stored_since_yield = false;   // progress, for deadlock detection: set by whatever stores
   bool in_serial_turn = false;       // resumed by the serial phase, until it suspends
   bool used_serial_turn = false;     // its cross-block operation of this turn has run
+  std::uintptr_t last_yield_pc = 0;  // where it last spun, for deadlock reports
+  Coordinates coords;
 
-  boost::context::fiber fiber;      // this CUDA thread while it is suspended
-  boost::context::fiber scheduler;  // the scheduler while this CUDA thread runs
+  barrier::Arrival barrier;                // barrier.cpp
+  race_detector::LaneClocks warp_clock{};  // race_detector.cpp
+  warp::LaneExchange collective;           // warp.cpp
+  counters::LaneTally counting;            // counters.cpp
 };
 
 // The CUDA thread running now (null in host code); one simulator runs per OS thread at a time.

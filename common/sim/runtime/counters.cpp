@@ -156,7 +156,6 @@ void begin_launch(const Launch& launch) {
 
 void begin_block(Block& b) {
   b.counting.requests.clear();
-  b.counting.counted = Counters{};
   for (unsigned i = 0; i < b.thread_count; ++i) b.threads[i].counting = LaneTally{};
 }
 

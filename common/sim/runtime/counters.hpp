@@ -55,8 +55,9 @@ struct RequestKeyHash {
   }
 };
 
-// A block's part: the requests of the current interval, and what the block's finished
-// intervals counted (added to the process's counters when the block ends, by the scheduler).
+// A block's part: the requests of the current interval, and what the finished intervals of
+// the blocks that ran in this slot counted (added to the process's counters by the scheduler
+// after each phase).
 struct BlockTally {
   std::unordered_map<RequestKey, Request, RequestKeyHash> requests;
   Counters counted;
@@ -66,7 +67,8 @@ void begin_launch(const Launch& launch);
 void begin_block(Block& b);
 // The block's last interval; on the OS thread that ran it.
 void end_block(Block& b);
-// What the block counted, into the process's counters; one block at a time.
+// What the slot's blocks counted since the last call, into the process's counters; on the host
+// thread, between phases.
 void add_block_counts(Block& b);
 // Evaluates and forgets the block's requests and paths of the interval that ends now.
 void end_interval(Block& b);

@@ -120,9 +120,6 @@ void start_block(Block& b, Launch& launch, unsigned linear, unsigned slot, std::
   b.index = unflatten(linear, launch.grid);
   b.slot = slot;
   b.finished = false;
-  b.stopped = false;
-  b.progressed = false;
-  b.error = cudaSuccess;
   b.random = Random(launch_seed + (std::uint64_t{linear} + 1) * 0x100000001B3ull);
   if (b.thread_count != launch.threads_per_block || !b.threads) {
     b.threads = std::make_unique<Thread[]>(launch.threads_per_block);  // parked fibers unwind
@@ -265,8 +262,6 @@ Slots& slots() {
   return *s;
 }
 
-constexpr unsigned kNoBlock = ~0u;
-
 // One launch while it runs: what the host thread decides between phases, and what the workers
 // read during them.
 struct Run {
@@ -275,12 +270,32 @@ struct Run {
   unsigned busy_workers = 1;  // those that own a slot of this launch: 0 .. busy_workers - 1
   unsigned slot_count = 0;
   std::uint64_t seed = 0;
-  std::vector<bool> resident;        // per slot: a block of this launch is there
-  std::vector<unsigned> to_start;    // per slot: the block to start there in the next parallel phase
+  // Slot k runs the blocks order[k], order[k + slot_count], order[k + 2 slot_count], ... one
+  // after the other: a block starts as soon as the one before it in its slot finishes, in the
+  // same phase, so blocks that do not wait for each other flow without a round's barrier.
+  const std::vector<unsigned>* order = nullptr;
+  std::vector<std::size_t> position;  // per slot: where in `order` its current block is
+  // Per slot (not std::vector<bool>, whose bits share words: workers write their own slots').
+  std::vector<char> resident;         // a block of this launch is there
+  std::vector<char> to_start;         // its current block has not started yet
   std::vector<unsigned> serial_slots;  // slots with threads waiting for the serial phase, in order
 
   Block& block(unsigned slot) const { return *slots().blocks[slot]; }
   bool owns(unsigned worker, unsigned slot) const { return slot % workers == worker; }
+  // Moves the slot on to its next block; false when it has none.
+  bool advance(unsigned slot) {
+    position[slot] += slot_count;
+    to_start[slot] = position[slot] < order->size();
+    return to_start[slot] != 0;
+  }
+  std::vector<unsigned> not_started() const {
+    std::vector<unsigned> blocks;
+    for (std::size_t i = 0; i < order->size(); ++i) {
+      const std::size_t slot = i % slot_count;
+      if (i > position[slot] || (i == position[slot] && to_start[slot])) blocks.push_back((*order)[i]);
+    }
+    return blocks;
+  }
 };
 
 void parallel_phase(void* context, unsigned worker) {
@@ -288,10 +303,17 @@ void parallel_phase(void* context, unsigned worker) {
   for (unsigned slot = worker; slot < r.slot_count; slot += r.workers) {
     if (!r.resident[slot]) continue;
     Block& b = r.block(slot);
-    pending_findings = &b.findings;
-    if (r.to_start[slot] != kNoBlock) start_block(b, *r.launch, r.to_start[slot], slot, r.seed);
-    if (!b.finished && !b.stopped) step(b);
-    if (b.finished) end_block(b);
+    pending_findings = &b.findings;  // the slot's findings of this phase, of every block it ran
+    for (;;) {
+      if (r.to_start[slot]) {
+        start_block(b, *r.launch, (*r.order)[r.position[slot]], slot, r.seed);
+        r.to_start[slot] = 0;
+      }
+      if (!b.finished && !b.stopped) step(b);
+      if (!b.finished) break;
+      end_block(b);
+      if (!r.advance(slot)) break;
+    }
     pending_findings = nullptr;
   }
 }
@@ -305,7 +327,10 @@ void serial_phase(void* context, unsigned worker) {
     Block& b = r.block(slot);
     pending_findings = &b.findings;
     serial_step(b);
-    if (b.finished) end_block(b);
+    if (b.finished) {
+      end_block(b);
+      r.advance(slot);  // it starts in the next parallel phase
+    }
     pending_findings = nullptr;
     worker_pool::next_turn();
   }
@@ -420,31 +445,28 @@ void launch(const LaunchRequest& request) {
   r.workers = std::min(worker_pool::configured_threads(), kMaxResidentBlocks);
   r.busy_workers = std::min(r.workers, r.slot_count);
   r.seed = s.seed * 1000003u + launch.id;
-  r.resident.assign(r.slot_count, false);
-  r.to_start.assign(r.slot_count, kNoBlock);
+  r.order = &order;
+  r.position.resize(r.slot_count);
+  std::iota(r.position.begin(), r.position.end(), std::size_t{0});
+  r.resident.assign(r.slot_count, 1);
+  r.to_start.assign(r.slot_count, 1);
   Slots& all = slots();
   if (all.workers != r.workers) {
     if (all.workers != 0) worker_pool::run_on_each(all.workers, drop_parked_fibers, nullptr);
     all.workers = r.workers;
   }
-  for (unsigned slot = 0; slot < r.slot_count; ++slot)
+  for (unsigned slot = 0; slot < r.slot_count; ++slot) {
     if (!all.blocks[slot]) all.blocks[slot] = std::make_unique<Block>();
+    Block& b = *all.blocks[slot];
+    b.stopped = false;
+    b.progressed = false;
+    b.error = cudaSuccess;
+  }
   race_detector::begin_launch(launch.id, s.race_check, r.workers > 1);
   counters::begin_launch(launch);
 
-  std::size_t next = 0;
   unsigned idle_rounds = 0;
-  while (!launch.aborted) {
-    bool any = false;
-    for (unsigned slot = 0; slot < r.slot_count; ++slot) {
-      r.to_start[slot] = kNoBlock;
-      if (!r.resident[slot] && next < order.size()) {
-        r.to_start[slot] = order[next++];
-        r.resident[slot] = true;
-      }
-      any = any || r.resident[slot];
-    }
-    if (!any) break;
+  while (!launch.aborted && std::find(r.resident.begin(), r.resident.end(), 1) != r.resident.end()) {
     launch.progress = false;
     worker_pool::run_on_each(r.busy_workers, parallel_phase, &r);
     collect(r);
@@ -461,21 +483,21 @@ void launch(const LaunchRequest& request) {
     }
 
     for (unsigned slot = 0; slot < r.slot_count; ++slot) {
-      if (r.resident[slot] && r.block(slot).finished) {
-        counters::add_block_counts(r.block(slot));
-        r.resident[slot] = false;
-      }
+      if (!r.resident[slot]) continue;
+      Block& b = r.block(slot);
+      counters::add_block_counts(b);
+      if (b.finished && !r.to_start[slot]) r.resident[slot] = 0;  // its last block is done
     }
     idle_rounds = launch.progress ? 0 : idle_rounds + 1;
     if (idle_rounds > kDeadlockRounds) {
       std::vector<Block*> resident;
       for (unsigned slot = 0; slot < r.slot_count; ++slot)
-        if (r.resident[slot]) resident.push_back(&r.block(slot));
-      report_deadlock(launch, resident, std::vector<unsigned>(order.begin() + static_cast<std::ptrdiff_t>(next), order.end()));
+        if (r.resident[slot] && !r.block(slot).finished) resident.push_back(&r.block(slot));
+      report_deadlock(launch, resident, r.not_started());
     }
   }
-  std::fill(r.to_start.begin(), r.to_start.end(), kNoBlock);
   worker_pool::run_on_each(r.busy_workers, teardown_phase, &r);  // only a stopped launch leaves blocks behind
+  for (unsigned slot = 0; slot < r.slot_count; ++slot) counters::add_block_counts(r.block(slot));
   if (launch.error != cudaSuccess) set_pending_error(launch.error);
   managed_memory::kernel_launched(launch.site, request.stream);
 }

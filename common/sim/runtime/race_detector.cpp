@@ -288,12 +288,12 @@ void begin_block(Block& b) {
   }
 }
 
-void check_access(Thread* t, std::uintptr_t address, std::size_t bytes, std::uint8_t flags, std::uintptr_t pc) {
-  if (!(memory::in_buffer_ranges(address) && memory::all_live(address, bytes)) &&
-      !memory_check::check_irregular(t, address, bytes, flags, pc))
-    return;
-  if ((flags & kWrite) && !(flags & kAtomic)) t->stored_since_yield = true;  // atomics count only when they change memory
-  if (!race_check_enabled) return;
+namespace {
+
+// The race checks of an access to live device memory. Out of line, so that an access with race
+// checks off costs the bounds and validity check alone, without this function's stack frame.
+__attribute__((noinline)) void check_races(Thread* t, std::uintptr_t address, std::size_t bytes, std::uint8_t flags,
+                                           std::uintptr_t pc) {
   const Block* b = t->block;
   const std::uint32_t pc_id = code_addresses.id(pc);
   const auto thread = static_cast<std::uint16_t>(t->linear);
@@ -326,6 +326,26 @@ void check_access(Thread* t, std::uintptr_t address, std::size_t bytes, std::uin
       granule_locks.unlock(granule);
     });
   }
+}
+
+// What a plain access (to live bytes that were written) does; also checked after an irregular one.
+inline void check_live_access(Thread* t, std::uintptr_t address, std::size_t bytes, std::uint8_t flags,
+                              std::uintptr_t pc) {
+  if ((flags & kWrite) && !(flags & kAtomic)) t->stored_since_yield = true;  // atomics count only when they change memory
+  if (race_check_enabled) check_races(t, address, bytes, flags, pc);
+}
+
+__attribute__((noinline)) void check_irregular_access(Thread* t, std::uintptr_t address, std::size_t bytes,
+                                                      std::uint8_t flags, std::uintptr_t pc) {
+  if (memory_check::check_irregular(t, address, bytes, flags, pc)) check_live_access(t, address, bytes, flags, pc);
+}
+
+}  // namespace
+
+// Only tail calls leave the common path, so that it saves no registers on the fiber's stack.
+void check_access(Thread* t, std::uintptr_t address, std::size_t bytes, std::uint8_t flags, std::uintptr_t pc) {
+  if (memory::in_buffer_ranges(address) && memory::all_live(address, bytes)) check_live_access(t, address, bytes, flags, pc);
+  else check_irregular_access(t, address, bytes, flags, pc);
 }
 
 void release(Thread* t, std::uintptr_t address) {

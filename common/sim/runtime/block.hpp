@@ -29,7 +29,9 @@ struct Block {
   unsigned thread_count = 0;
   unsigned live = 0;
   std::vector<Thread*> runnable;  // threads to resume in the next round
-  std::vector<Thread*> round;     // scratch
+  std::vector<Thread*> round;     // scratch: the threads of the round being run, in order
+  std::vector<char> queued;       // scratch: per thread, whether it is in the round
+  std::vector<unsigned> warp_order;  // scratch
   std::vector<Thread*> deferred;  // threads waiting for the serial phase, in the order they came
   Random random{0};               // thread order within the block: seeded per block, whatever runs beside it
   bool finished = false;

@@ -157,6 +157,29 @@ void end_block(Block& b) {
   for (unsigned i = 0; i < b.thread_count; ++i) b.threads[i].fiber = boost::context::fiber{};
 }
 
+// The runnable threads of a block, into the order of its next round: warp by warp, the warps in
+// a random order and the lanes of each upwards or downwards at random. Any order is one a GPU may
+// take (races are found whatever it is); this one meets threads, their stacks and their shadow
+// cells in address order, which the hardware prefetcher follows, where a full shuffle would
+// miss the cache at almost every switch.
+void order_round(Block& b) {
+  b.queued.assign(b.thread_count, 0);
+  for (const Thread* t : b.runnable) b.queued[t->linear] = 1;
+  b.runnable.clear();
+  const unsigned warps = (b.thread_count + kWarpSize - 1) / kWarpSize;
+  b.warp_order.resize(warps);
+  std::iota(b.warp_order.begin(), b.warp_order.end(), 0u);
+  for (std::size_t i = warps; i > 1; --i) std::swap(b.warp_order[i - 1], b.warp_order[b.random.below(i)]);
+  b.round.clear();
+  for (unsigned w : b.warp_order) {
+    const bool downwards = b.random.next() & 1;
+    for (unsigned l = 0; l < kWarpSize; ++l) {
+      const unsigned i = w * kWarpSize + (downwards ? kWarpSize - 1 - l : l);
+      if (i < b.thread_count && b.queued[i]) b.round.push_back(&b.threads[i]);
+    }
+  }
+}
+
 // The parallel phase of a block: it runs until it finishes, or until its threads only spin or
 // wait for the serial phase. Keeping one block on its OS thread while it makes progress keeps
 // its fibers in cache.
@@ -164,9 +187,7 @@ void step(Block& b) {
   for (;;) {
     b.progress = false;
     if (!b.runnable.empty()) {
-      b.round.swap(b.runnable);
-      b.runnable.clear();
-      for (std::size_t i = b.round.size(); i > 1; --i) std::swap(b.round[i - 1], b.round[b.random.below(i)]);
+      order_round(b);
       constexpr std::size_t kPrefetchDistance = 2;
       for (std::size_t k = 0; k < b.round.size(); ++k) {
         if (k + kPrefetchDistance < b.round.size()) prefetch(b.round[k + kPrefetchDistance]);

@@ -15,10 +15,10 @@ TYPED_TEST(Lab07Correctness, SinglePass) { expect_whole_scan_correct<TypeParam>(
 TEST(Lab07RepeatedCalls, SameAnswerTwice) {
     for (const WholeSize size : {WholeSize{4097, 64}, WholeSize{10247, 2048}}) {
         SCOPED_TRACE(describe(size));
-        ScanRun<Int32Plus> run(Space::device, size.n, size.section_size);
+        ScanRun<Int32Plus> run(Space::device, size.n, size.tile_size);
         for (int call = 1; call <= 2; ++call) {
             SCOPED_TRACE("call " + std::to_string(call));
-            ASSERT_TRUE(run.call([&] { kSinglePass(run.in(), run.out(), size.n, size.section_size, scanlab::Plus<int>{}); }));
+            ASSERT_TRUE(run.call([&] { kSinglePass(run.in(), run.out(), size.n, size.tile_size, scanlab::Plus<int>{}); }));
             EXPECT_TRUE(run.output_matches(ScanKind::inclusive, scanlab::kWholeArray, whole_scan_depth(size)));
         }
     }

@@ -22,9 +22,9 @@ void expect_progress(Schedule::BlockOrder order, const char* name) {
     scanlab::sim::set_schedule(schedule);
     for (const WholeSize size : {WholeSize{1000, 64}, WholeSize{4097, 64}}) {
         SCOPED_TRACE(describe(size) + ", blocks started in " + name + " order, two resident");
-        ScanRun<AffineCompose> run(Space::device, size.n, size.section_size);
+        ScanRun<AffineCompose> run(Space::device, size.n, size.tile_size);
         discard_simulator_reports();
-        EXPECT_TRUE(run.call([&] { kSinglePass(run.in(), run.out(), size.n, size.section_size, scanlab::ComposeAffine<unsigned>{}); }));
+        EXPECT_TRUE(run.call([&] { kSinglePass(run.in(), run.out(), size.n, size.tile_size, scanlab::ComposeAffine<unsigned>{}); }));
         EXPECT_TRUE(no_simulator_errors());
         EXPECT_TRUE(run.output_matches(ScanKind::inclusive, scanlab::kWholeArray, whole_scan_depth(size)));
     }

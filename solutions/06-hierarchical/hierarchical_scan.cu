@@ -271,7 +271,7 @@ __global__ void scan_tiles_kernel(const T* in, T* out, const T* scanned_totals, 
 // first level that fits in one tile.
 inline std::vector<std::size_t> level_sizes(std::size_t n, unsigned tile_size) {
     std::vector<std::size_t> sizes{n};
-    while (sizes.back() > tile_size) sizes.push_back(scanlab::ceil_div(sizes.back(), tile_size));  //@ level-loop
+    while (sizes.back() > tile_size) sizes.push_back(scanlab::ceil_div(sizes.back(), tile_size));
     return sizes;
 }
 
@@ -301,7 +301,7 @@ void hierarchical_scan(const T* d_in, T* d_out, std::size_t n, unsigned tile_siz
     }
     // The top level fits in one tile, scanned by just enough warps to hold it (the padding
     // of a tile costs as much work as its elements); nothing comes before it.
-    const auto top_threads = static_cast<unsigned>(scanlab::ceil_div(levels[top], kWarpTileSize) * kWarpSize);
+    const auto top_threads = static_cast<unsigned>(scanlab::ceil_div(levels[top], kWarpTileSize) * kWarpSize);  //@ top-threads
     scan_tiles_kernel<<<1, top_threads, tile_shared_bytes<T>(top_threads)>>>(
         source(top), level_data[top], static_cast<const T*>(nullptr), levels[top], op);
     SCANLAB_CUDA_CHECK(cudaGetLastError());

@@ -95,13 +95,14 @@ void expect_whole_scan_within_four_n(Entry entry) {
     }
 }
 
-template <class Entry>
+// With the non-commutative operator by default (8-byte values), or another case.
+template <class Case = AffineCompose, class Entry>
 void expect_whole_scan_race_free(Entry entry, const std::vector<WholeSize>& sizes) {
     for (const WholeSize size : sizes) {
         SCOPED_TRACE(describe(size));
-        ScanRun<AffineCompose> run(Space::device, size.n, size.tile_size);
+        ScanRun<Case> run(Space::device, size.n, size.tile_size);
         discard_simulator_reports();
-        ASSERT_TRUE(run.call([&] { entry(run.in(), run.out(), size.n, size.tile_size, ComposeAffine<unsigned>{}); }));
+        ASSERT_TRUE(run.call([&] { entry(run.in(), run.out(), size.n, size.tile_size, typename Case::Op{}); }));
         EXPECT_TRUE(no_simulator_errors());
         EXPECT_TRUE(run.output_matches(ScanKind::inclusive, kWholeArray, whole_scan_depth(size)));
     }

@@ -547,6 +547,13 @@ class LinkageTest(unittest.TestCase):
                      "__syncthreads(char const*, unsigned int)", "exit_code", "writer"):
             self.assertIsNone(kind(fine), fine)
 
+    def test_nvcc_module_registration_may_call_atexit(self):
+        from scanlab_grader import linkage
+        nvcc_object = ["__cudaRegisterFatBinary", "__cudaUnregisterFatBinary", "atexit"]
+        self.assertEqual(linkage.forbidden_among(nvcc_object), [])
+        self.assertEqual([f.what for f in linkage.forbidden_among(nvcc_object + ["exit"])], ["exit"])
+        self.assertEqual([f.what for f in linkage.forbidden_among(["atexit"])], ["atexit"])  # a host compiler's object
+
     def test_reads_outside_the_lab(self):
         from scanlab_grader import linkage
         repo, sub, build_dir = Path("/kit"), Path("/staged"), Path("/kit/build/x")

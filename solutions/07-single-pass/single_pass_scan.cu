@@ -84,7 +84,7 @@ template <class T>
 __device__ T wait_for_prefix(const Handoff<T>& handoff, unsigned tile) {
     // BEGIN SOLUTION
     if constexpr (kPacksWithFlag<T>) {
-        const volatile unsigned long long* word = handoff.packed;  //@ packed-read
+        const volatile unsigned long long* word = handoff.packed;
         unsigned long long seen = word[tile];
         while ((seen & kPublishedBit) == 0) seen = word[tile];  // the tile started earlier: it will publish
         const auto bits = static_cast<unsigned>(seen);

@@ -107,6 +107,20 @@ __device__ void store_items(T* out, std::size_t warp_start, std::size_t n, const
     }
 }
 
+// Where this warp's part of tile `tile` starts in the array.
+__device__ inline std::size_t warp_part_start(std::size_t tile, const Warp& warp) {
+    return (tile * warp.meta_group_size() + warp.meta_group_rank()) * kWarpTileSize;
+}
+
+// ---- Thread-level combining: a thread's own items, in order ---------------------------------
+
+template <class T, class Op>
+__device__ T reduce_items(const T (&items)[kItemsPerThread], Op op) {
+    T total = items[0];
+    for (unsigned i = 1; i < kItemsPerThread; ++i) total = op(total, items[i]);
+    return total;
+}
+
 // ---- Warp-level combining with shuffles (the lanes of a warp, in lane order) ----------------
 
 // Lane 0 ends with the combination of the first `count` lanes' values (a tree: 31
@@ -161,13 +175,12 @@ __global__ void reduce_tiles_kernel(const T* in, T* totals, std::size_t n, Op op
     extern __shared__ __align__(scanlab::kSharedAlignment) unsigned char shared_bytes[];
     const Warp warp = cg::tiled_partition<kWarpSize>(cg::this_thread_block());
     const TileShared<T> shared = tile_shared<T>(shared_bytes, warp);
-    const std::size_t warp_start =
-        (static_cast<std::size_t>(blockIdx.x) * warp.meta_group_size() + warp.meta_group_rank()) * kWarpTileSize;
+    const std::size_t warp_start = warp_part_start(blockIdx.x, warp);
     T items[kItemsPerThread];
     load_items(in, warp_start, n, warp, shared.turning, items, op);
 
-    // TODO 3: combine this thread's items, reduce the block's values (block_reduce), and
-    //         write the tile's total to totals[blockIdx.x].
+    // TODO 3: combine this thread's items (reduce_items), reduce the block's values
+    //         (block_reduce), and write the tile's total to totals[blockIdx.x].
 }
 
 // Kernels 2 and 3: block b scans tile b of `in` (n elements) into `out`, starting from
@@ -178,13 +191,13 @@ __global__ void scan_tiles_kernel(const T* in, T* out, const T* scanned_totals, 
     extern __shared__ __align__(scanlab::kSharedAlignment) unsigned char shared_bytes[];
     const Warp warp = cg::tiled_partition<kWarpSize>(cg::this_thread_block());
     const TileShared<T> shared = tile_shared<T>(shared_bytes, warp);
-    const std::size_t warp_start =
-        (static_cast<std::size_t>(blockIdx.x) * warp.meta_group_size() + warp.meta_group_rank()) * kWarpTileSize;
+    const std::size_t warp_start = warp_part_start(blockIdx.x, warp);
     T items[kItemsPerThread];
     load_items(in, warp_start, n, warp, shared.turning, items, op);
 
-    // TODO 4: combine this thread's items, find what comes before them (block_exclusive_scan,
-    //         starting from what comes before the tile), and scan the items from there.
+    // TODO 4: combine this thread's items (reduce_items), find what comes before them
+    //         (block_exclusive_scan, starting from what comes before the tile), and scan the
+    //         items from there.
     store_items(out, warp_start, n, warp, shared.turning, items);
 }
 

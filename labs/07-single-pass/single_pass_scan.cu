@@ -17,10 +17,10 @@
 #include "scanlab/section_size.hpp"
 #include "scanlab/shared_alignment.hpp"
 
-// Lab 06's tile toolkit: load_items, block_reduce, block_exclusive_scan, store_items, the
-// tile's shape and its shared memory. Built with -I pointing at the folder that holds the
-// labs (the grader uses the reference of lab 06 there, so a bug in lab 06 costs points in
-// lab 06 only).
+// Lab 06's tile toolkit: load_items, reduce_items, block_reduce, block_exclusive_scan,
+// store_items, the tile's shape and its shared memory. Built with -I pointing at the folder
+// that holds the labs (the grader uses the reference of lab 06 there, so a bug in lab 06 costs
+// points in lab 06 only).
 #include "06-hierarchical/hierarchical_scan.cu"
 
 // Values of at most this size travel with their flag in one 64-bit word.

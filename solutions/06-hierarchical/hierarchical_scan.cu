@@ -131,6 +131,20 @@ __device__ void store_items(T* out, std::size_t warp_start, std::size_t n, const
     }
 }
 
+// Where this warp's part of tile `tile` starts in the array.
+__device__ inline std::size_t warp_part_start(std::size_t tile, const Warp& warp) {
+    return (tile * warp.meta_group_size() + warp.meta_group_rank()) * kWarpTileSize;
+}
+
+// ---- Thread-level combining: a thread's own items, in order ---------------------------------
+
+template <class T, class Op>
+__device__ T reduce_items(const T (&items)[kItemsPerThread], Op op) {
+    T total = items[0];
+    for (unsigned i = 1; i < kItemsPerThread; ++i) total = op(total, items[i]);  //@ reduce-items
+    return total;
+}
+
 // ---- Warp-level combining with shuffles (the lanes of a warp, in lane order) ----------------
 
 // Lane 0 ends with the combination of the first `count` lanes' values (a tree: 31
@@ -218,20 +232,17 @@ __global__ void reduce_tiles_kernel(const T* in, T* totals, std::size_t n, Op op
     extern __shared__ __align__(scanlab::kSharedAlignment) unsigned char shared_bytes[];
     const Warp warp = cg::tiled_partition<kWarpSize>(cg::this_thread_block());
     const TileShared<T> shared = tile_shared<T>(shared_bytes, warp);
-    const std::size_t warp_start =
-        (static_cast<std::size_t>(blockIdx.x) * warp.meta_group_size() + warp.meta_group_rank()) * kWarpTileSize;
+    const std::size_t warp_start = warp_part_start(blockIdx.x, warp);
     T items[kItemsPerThread];
     load_items(in, warp_start, n, warp, shared.turning, items, op);
     // BEGIN SOLUTION
-    T total = items[0];
-    for (unsigned i = 1; i < kItemsPerThread; ++i) total = op(total, items[i]);  //@ reduce-items
-    total = block_reduce(warp, total, shared.warp_values, op);
+    const T total = block_reduce(warp, reduce_items(items, op), shared.warp_values, op);
     if (threadIdx.x == 0) totals[blockIdx.x] = total;
     // END SOLUTION
     // BEGIN PROMPT
     //|
-    //| // TODO 3: combine this thread's items, reduce the block's values (block_reduce), and
-    //| //         write the tile's total to totals[blockIdx.x].
+    //| // TODO 3: combine this thread's items (reduce_items), reduce the block's values
+    //| //         (block_reduce), and write the tile's total to totals[blockIdx.x].
     // END PROMPT
 }
 
@@ -243,13 +254,11 @@ __global__ void scan_tiles_kernel(const T* in, T* out, const T* scanned_totals, 
     extern __shared__ __align__(scanlab::kSharedAlignment) unsigned char shared_bytes[];
     const Warp warp = cg::tiled_partition<kWarpSize>(cg::this_thread_block());
     const TileShared<T> shared = tile_shared<T>(shared_bytes, warp);
-    const std::size_t warp_start =
-        (static_cast<std::size_t>(blockIdx.x) * warp.meta_group_size() + warp.meta_group_rank()) * kWarpTileSize;
+    const std::size_t warp_start = warp_part_start(blockIdx.x, warp);
     T items[kItemsPerThread];
     load_items(in, warp_start, n, warp, shared.turning, items, op);
     // BEGIN SOLUTION
-    T own_total = items[0];
-    for (unsigned i = 1; i < kItemsPerThread; ++i) own_total = op(own_total, items[i]);
+    const T own_total = reduce_items(items, op);
     const T before_tile = blockIdx.x > 0 ? scanned_totals[blockIdx.x - 1] : op.identity();  //@ before-tile
     T running = block_exclusive_scan(warp, own_total, before_tile, shared.warp_values, op);
     for (unsigned i = 0; i < kItemsPerThread; ++i) {
@@ -259,8 +268,9 @@ __global__ void scan_tiles_kernel(const T* in, T* out, const T* scanned_totals, 
     // END SOLUTION
     // BEGIN PROMPT
     //|
-    //| // TODO 4: combine this thread's items, find what comes before them (block_exclusive_scan,
-    //| //         starting from what comes before the tile), and scan the items from there.
+    //| // TODO 4: combine this thread's items (reduce_items), find what comes before them
+    //| //         (block_exclusive_scan, starting from what comes before the tile), and scan the
+    //| //         items from there.
     // END PROMPT
     store_items(out, warp_start, n, warp, shared.turning, items);
 }

@@ -63,15 +63,31 @@ def _demangled_undefined(obj: Path) -> list[str]:
     return [line.split(None, 1)[1].strip() for line in proc.stdout.splitlines() if line.strip().startswith("U ")]
 
 
-def forbidden_symbols(obj: Path) -> list[Finding]:
+# Calls that nvcc writes into every object with device code: its module registration hands
+# the unregistration to atexit, and the host-side copy of a device function (which must never
+# run on the host) is a call to exit. They are the toolkit's, not the lab's; the simulator
+# build compiles the same source with a host compiler and still sees a lab's own calls.
+_NVCC_MODULE_REGISTRATION = "__cudaRegisterFatBinary"
+_NVCC_GENERATED_CALLS = frozenset({"atexit", "exit"})
+
+
+def forbidden_among(symbols: list[str]) -> list[Finding]:
+    """The findings among an object's undefined symbols (demangled, as `nm -u -C` lists them)."""
+    names = [symbol.split("@", 1)[0] for symbol in symbols]
+    toolkit = _NVCC_GENERATED_CALLS if _NVCC_MODULE_REGISTRATION in names else frozenset()
     found: list[Finding] = []
-    for symbol in _demangled_undefined(obj):
-        name = symbol.split("@", 1)[0]
+    for name in names:
+        if name in toolkit:
+            continue
         for kind, why, pattern in FORBIDDEN_SYMBOLS:
             if pattern.fullmatch(name):
                 found.append(Finding(kind, name, why))
                 break
     return found
+
+
+def forbidden_symbols(obj: Path) -> list[Finding]:
+    return forbidden_among(_demangled_undefined(obj))
 
 
 def _parse_depfile(text: str) -> list[str]:

@@ -547,6 +547,14 @@ class LinkageTest(unittest.TestCase):
                      "__syncthreads(char const*, unsigned int)", "exit_code", "writer"):
             self.assertIsNone(kind(fine), fine)
 
+    def test_the_calls_nvcc_writes_are_not_the_labs(self):
+        from scanlab_grader import linkage
+        nvcc_object = ["__cudaRegisterFatBinary", "__cudaUnregisterFatBinary", "atexit", "exit"]
+        self.assertEqual(linkage.forbidden_among(nvcc_object), [])
+        self.assertEqual([f.what for f in linkage.forbidden_among(nvcc_object + ["fork"])], ["fork"])
+        # A host compiler's object (the simulator build): the lab's own calls.
+        self.assertEqual([f.what for f in linkage.forbidden_among(["atexit", "exit"])], ["atexit", "exit"])
+
     def test_reads_outside_the_lab(self):
         from scanlab_grader import linkage
         repo, sub, build_dir = Path("/kit"), Path("/staged"), Path("/kit/build/x")

@@ -114,47 +114,67 @@ def brent_kung(n: int, shape: Shape) -> Cost | None:
     return _per_section(n, section, _brent_kung_section(min(n, section)))
 
 
-def three_phase(n: int, shape: Shape) -> Cost | None:
-    """Sections of N elements scanned by T threads: each thread scans N/T elements, a
-    Kogge-Stone scan of the T subsection totals, each thread adds its predecessor's total:
-    N - 1 + T log2(T) + N - T work per section, 2(N/T - 1) + log2(T) steps."""
+def _coarsened_scan(section: int, threads: int) -> Cost:
+    # Each thread scans its section/threads elements, a Kogge-Stone scan of the thread totals
+    # (every thread held for log2(T) steps), each thread combines what comes before its own.
+    per_thread = section / threads
+    return Cost(work=section - 1 + threads * _log2(threads) + section - threads,
+                steps=2 * (per_thread - 1) + _log2(threads))
+
+
+def _coarsened_reduce(section: int, threads: int) -> Cost:
+    # Each thread combines its section/threads elements, then a tree over the thread totals
+    # (every thread held for log2(T) steps).
+    per_thread = section / threads
+    return Cost(work=section - threads + threads * _log2(threads), steps=per_thread - 1 + _log2(threads))
+
+
+def _tile_shape(n: int, shape: Shape) -> tuple[int, int] | None:
     section, threads = shape.section_size, shape.block_size
     if not section or not threads:
         return None
     section = min(n, section)
-    threads = min(threads, section)
-    per_thread = section / threads
-    cost = Cost(work=section - 1 + threads * _log2(threads) + section - threads,
-                steps=2 * (per_thread - 1) + _log2(threads))
-    return _per_section(n, section, cost)
+    return section, min(threads, section)
+
+
+def three_phase(n: int, shape: Shape) -> Cost | None:
+    """Sections of N elements scanned by T threads: each thread scans N/T elements, a
+    Kogge-Stone scan of the T subsection totals, each thread adds its predecessor's total:
+    N - 1 + T log2(T) + N - T work per section, 2(N/T - 1) + log2(T) steps."""
+    tile = _tile_shape(n, shape)
+    if tile is None:
+        return None
+    return _per_section(n, tile[0], _coarsened_scan(*tile))
 
 
 def hierarchical(n: int, shape: Shape) -> Cost | None:
-    """Brent-Kung sections (lab 06 builds on lab 04's block scan), the section totals scanned the
-    same way, level after level until one section holds them, each level's totals added back to
-    its sections: one step and one application per element of every level but the top."""
-    section = _brent_kung_section_size(shape)
-    if not section or section < 2:
+    """Reduce then scan over tiles of N elements, T threads each (N/T per thread): going up,
+    every level's tiles are reduced to their totals (N - T + T log2(T) work, N/T - 1 + log2(T)
+    steps a tile), level after level until one tile holds them; coming down, every tile of every
+    level is scanned from what comes before it, as the three-phase scan does."""
+    if _tile_shape(n, shape) is None:
         return None
     cost = Cost(0.0, 0.0)
     while True:
-        cost += _per_section(n, section, _brent_kung_section(min(n, section)))
+        section, threads = _tile_shape(n, shape)
+        cost += _per_section(n, section, _coarsened_scan(section, threads))
         if n <= section:
             return cost
-        cost += Cost(work=n - section, steps=1)
+        cost += _per_section(n, section, _coarsened_reduce(section, threads))
         n = _sections(n, section)
 
 
 def single_pass(n: int, shape: Shape) -> Cost | None:
-    """Brent-Kung sections (lab 07 builds on lab 04's block scan) whose totals are handed from
-    each section to the next, one after another: one step and one application per section in
-    that chain, then one application per element to add the section's prefix."""
-    section = _brent_kung_section_size(shape)
-    if not section:
+    """Tiles of N elements, T threads each (lab 07 builds on lab 06's tile): every tile is
+    reduced, its total handed from each tile to the next, one after another (one step and one
+    application per tile in that chain), and the tile scanned from what comes before it."""
+    tile = _tile_shape(n, shape)
+    if tile is None:
         return None
+    section, threads = tile
     handoffs = _sections(n, section)
-    return _per_section(n, section, _brent_kung_section(min(n, section))) + Cost(work=handoffs + n,
-                                                                                  steps=handoffs + 1)
+    return (_per_section(n, section, _coarsened_reduce(section, threads) + _coarsened_scan(section, threads)) +
+            Cost(work=handoffs, steps=handoffs))
 
 
 def _per_section(n: int, section: int, one: Cost) -> Cost:

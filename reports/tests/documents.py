@@ -82,7 +82,7 @@ def cuda_document() -> dict:
                     [_at_throughput(n, 100.0) for n in SWEEP_SIZES], block_size=32, section_size=32,
                     scope="sections", sweep="block_size"),
             _series(HIERARCHICAL, "06 hierarchical (three kernels)", "hierarchical",
-                    [_at_throughput(n, 0.8 * COPY_GB_PER_S) for n in SIZES], block_size=1024, section_size=2048),
+                    [_at_throughput(n, 0.8 * COPY_GB_PER_S) for n in SIZES], block_size=512, section_size=4096),
             _series(STD, "std::inclusive_scan (1 CPU thread)", "std-inclusive-scan",
                     [_timed_point(n, 2 * SEQUENTIAL_MS) for n in SIZES], role="baseline", where="cpu"),
             _series(CUB, "cub::DeviceScan::InclusiveScan", "cub", [_at_throughput(n, CUB_GB_PER_S) for n in SIZES],

@@ -119,8 +119,9 @@ class GpuRunTest(unittest.TestCase):
         self.assertEqual(titles, ["model: max(W/P, D), P = 32", "measured: median time"])
         modelled = model.curve(HIERARCHICAL, titles[0])
         measured = model.curve(HIERARCHICAL, titles[1])
-        # 1024 elements: one Brent-Kung section of 1024 (the section is 2048): 512 x 19 / 32.
-        self.assertAlmostEqual(modelled.ys[0], 512 * 19 / 32)
+        # 1024 elements: one tile scan of 1024 by 512 threads (the tile is 4096), two elements a
+        # thread: (1023 + 512 x 9 + 512) / 32.
+        self.assertAlmostEqual(modelled.ys[0], (1023 + 512 * 9 + 512) / 32)
         self.assertAlmostEqual(measured.ys[-1], 1.34217728)
         self.assertEqual(model.figure.axes[1].get_ylabel(), "median time (ms)")
         self.assertIsNone(model.curve(documents.CUB))  # the chapter has no model of CUB

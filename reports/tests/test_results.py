@@ -24,7 +24,7 @@ class WellFormedTest(unittest.TestCase):
         self.assertEqual([p.n for p in hierarchical.points], list(documents.SIZES))
         self.assertAlmostEqual(hierarchical.points[-1].gb_per_s, 1600.0)
         self.assertEqual(hierarchical.points[-1].timing.samples, 50)
-        self.assertEqual((hierarchical.block_size, hierarchical.section_size, hierarchical.sweep), (1024, 2048, None))
+        self.assertEqual((hierarchical.block_size, hierarchical.section_size, hierarchical.sweep), (512, 4096, None))
         self.assertFalse(hierarchical.wrong)
         self.assertTrue(results.series[DOUBLE_BUFFER_AT].wrong)
         self.assertEqual(results.series[4].sweep, "block_size")

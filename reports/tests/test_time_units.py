@@ -44,18 +44,18 @@ class ModelTest(unittest.TestCase):
         self.assertEqual((four.work, four.steps), (4 * one.work, one.steps))
 
     def test_hierarchical_levels(self):
-        # 4096 elements in sections of 4: 1024 Brent-Kung sections (2 elements x 3 steps each),
-        # 4092 added back; 1024 totals in 256 sections, 1020 added back; 256, 64, 16, then 4
-        # totals in one section. Six levels of 3 steps, five add-backs of one step.
-        cost = time_units.cost(series("hierarchical", 2, 4), 4096)
-        sections = 1024 + 256 + 64 + 16 + 4 + 1
-        added = (4096 - 4) + (1024 - 4) + (256 - 4) + (64 - 4) + (16 - 4)
-        self.assertEqual((cost.work, cost.steps), (sections * 2 * 3 + added, 6 * 3 + 5))
+        # 4096 elements in tiles of 16, 4 threads of 4 elements: levels of 4096, 256 and 16.
+        # A tile scan: 15 + 4 x 2 + 16 - 4 = 35 applications, 2 x 3 + 2 = 8 steps; a tile
+        # reduction: 16 - 4 + 4 x 2 = 20 applications, 3 + 2 = 5 steps. Going up, 256 and 16
+        # tiles are reduced; coming down, 256, 16 and 1 tiles are scanned.
+        cost = time_units.cost(series("hierarchical", 4, 16), 4096)
+        self.assertEqual((cost.work, cost.steps), ((256 + 16 + 1) * 35 + (256 + 16) * 20, 3 * 8 + 2 * 5))
 
-    def test_single_pass_chains_its_sections(self):
-        # 8 sections of 4: 8 x (2 x 3) Brent-Kung, 8 handoffs, 32 additions; 3 + 8 + 1 steps.
-        cost = time_units.cost(series("single-pass", 2, 4), 32)
-        self.assertEqual((cost.work, cost.steps), (8 * 6 + 8 + 32, 12))
+    def test_single_pass_chains_its_tiles(self):
+        # 8 tiles of 16, 4 threads of 4 elements: each tile reduced (20 applications, 5 steps)
+        # and scanned (35 applications, 8 steps), 8 hand-offs one after another.
+        cost = time_units.cost(series("single-pass", 4, 16), 128)
+        self.assertEqual((cost.work, cost.steps), (8 * (20 + 35) + 8, 5 + 8 + 8))
 
     def test_cpu_parallel_needs_the_thread_count(self):
         self.assertIsNone(time_units.cost(series("cpu-parallel"), 1024))

@@ -1,133 +1,335 @@
 // BEGIN SOLUTION
-// Lab 06 reference solution: the hierarchical scan of an array of any length.
+// Lab 06 reference solution: the hierarchical scan of an array of any length, reduce then scan.
 //
-// Level 0 is the input. Kernel 1 scans every section of a level with lab 04's Brent-Kung
-// block scan and writes each section's total to the next level; the levels shrink by the
-// section size until one section holds a whole level. Kernel 3 then walks back down: every
-// section but the first of a level gets the scanned total of all sections before it (from
-// the level above, which is scanned by then). The top level's scan is kernel 2 of the
-// textbook's three, run by the same kernel 1.
+// The array is cut into tiles of tile_size = threads * kItemsPerThread elements, one block per
+// tile. Going up, kernel 1 reduces every tile of a level to its total; the totals form the
+// next level, and the levels shrink by the tile size until one tile holds a whole level.
+// Kernel 2 scans that top level (the tile scan, one block). Going down, kernel 3 scans every
+// tile of a level again from its input, starting from the scanned total of all tiles before
+// it (the level above, scanned by then). Every element is read twice and written once: three
+// passes over the data, where scanning the sections first and adding the totals back after
+// takes four (read, write, read, write).
 //
-// Operator applications: a level of m elements costs ceil(m/S) Brent-Kung sections
-// (2S - 2 - log2(S) each) going up and m - S coming down; with S >= 64, levels shrink by 64
-// at least, and for n >= S the total stays below 4n - 3.
+// Inside a block the same idea works at two smaller scales: a thread combines its items in
+// registers, a warp combines its threads' values with shuffles, warp 0 combines the warps'.
+//
+// Operator applications per tile of S = P * I elements (P threads of I items, W = P / 32
+// warps): kernel 1 takes P(I - 1) for the threads' items, 31 per warp and at most W - 1 for
+// the warps, about S in all; kernel 3 takes P(I - 1), 129 per warp for the warp scans, at most
+// 129 + W for the warps' totals and what comes before the tile, 31 per warp to put what comes
+// before a warp in front of its lanes, and P * I to scan the items from there: about 2S + 5P.
+// With I = 8 a level of m elements costs about 3.6m, and the levels above add m / S each.
 // END SOLUTION
 // BEGIN PROMPT
-//| // Lab 06: the hierarchical scan of an array of any length.
+//| // Lab 06: the hierarchical scan of an array of any length, reduce then scan.
 //| //
 //| // Conventions (see README.md):
 //| //   - op(a, b) combines an EARLIER value a with a LATER value b; never swap them.
-//| //   - The section scan comes from an earlier lab, included below, not copied here.
+//| //   - Positions of the last tile past n take part as op.identity(); nothing is stored for
+//| //     them.
 // END PROMPT
 
 #ifndef SCANLAB_LAB_06_HIERARCHICAL_CU_INCLUDED  // later labs include this file, perhaps more than once
 #define SCANLAB_LAB_06_HIERARCHICAL_CU_INCLUDED
 
+#include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
 #include <cstddef>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "scanlab/cuda_check.hpp"
 #include "scanlab/section_size.hpp"
 #include "scanlab/shared_alignment.hpp"
 
-// Lab 04's Brent-Kung block scan (block_scan_brent_kung, two elements per thread). Built
-// with -I pointing at the folder that holds the labs (the grader uses the reference of
-// lab 04 there, so a bug in lab 04 costs points in lab 04 only).
-#include "04-brent-kung/brent_kung.cu"
+namespace cg = cooperative_groups;
 
-// Kernel 1: scans section blockIdx.x of `in` (section size 2 * blockDim.x) into `out`, and
-// writes the section's total to totals[blockIdx.x] unless totals is null.
+// ---- The tile: its shape, and how a warp moves its part of it ------------------------------
+
+// Every thread holds this many consecutive elements of its tile in registers: enough that a
+// thread combines most of them on its own, few enough that the simulator stays quick.
+inline constexpr unsigned kItemsPerThread = 8;
+inline constexpr unsigned kWarpSize = 32;
+using Warp = cg::thread_block_tile<kWarpSize, cg::thread_block>;
+
+// A warp's part of a tile: 32 lanes of kItemsPerThread consecutive elements.
+inline constexpr unsigned kWarpTileSize = kWarpSize * kItemsPerThread;
+// The warp turns its part around in shared memory with one pad element after every 32, so
+// that lanes reading kItemsPerThread apart hit different banks.
+inline constexpr unsigned kPaddedWarpTileSize = kWarpTileSize + kWarpTileSize / kWarpSize;
+__host__ __device__ constexpr unsigned padded(unsigned k) { return k + k / kWarpSize; }
+
+// The dynamic shared memory a kernel may use without opting in to more.
+inline constexpr std::size_t kMaxTileSharedBytes = 48 * 1024;
+
+// Shared memory of a block of `threads` threads: each warp's turning area, then one value
+// per warp (its total, later what comes before it).
+template <class T>
+std::size_t tile_shared_bytes(unsigned threads) {
+    return static_cast<std::size_t>(threads / kWarpSize) * (kPaddedWarpTileSize + 1) * sizeof(T);
+}
+
+// A tile is 32 to 1024 threads (a power of two) of kItemsPerThread elements each, and its
+// shared memory fits in 48 KiB.
+template <class T>
+void check_tile_size(unsigned tile_size) {
+    const unsigned threads = tile_size / kItemsPerThread;
+    if (tile_size % kItemsPerThread != 0 || threads < kWarpSize || !scanlab::is_valid_section_size(threads)) {
+        throw std::invalid_argument("tile_size must be a power of two from " + std::to_string(kWarpTileSize) + " to " +
+                                    std::to_string(scanlab::kMaxSectionSize * kItemsPerThread) + " (" +
+                                    std::to_string(kItemsPerThread) + " elements per thread), got " +
+                                    std::to_string(tile_size));
+    }
+    if (tile_shared_bytes<T>(threads) > kMaxTileSharedBytes) {
+        throw std::invalid_argument("a tile of " + std::to_string(tile_size) + " elements of " +
+                                    std::to_string(sizeof(T)) + " bytes needs more than 48 KiB of shared memory");
+    }
+}
+
+// The shared memory of one block, split as tile_shared_bytes describes.
+template <class T>
+struct TileShared {
+    T* turning;      // this warp's kPaddedWarpTileSize elements
+    T* warp_values;  // one per warp of the block
+};
+
+template <class T>
+__device__ TileShared<T> tile_shared(unsigned char* bytes, const Warp& warp) {
+    T* const base = reinterpret_cast<T*>(bytes);
+    return {base + warp.meta_group_rank() * kPaddedWarpTileSize, base + warp.meta_group_size() * kPaddedWarpTileSize};
+}
+
+// Loads this lane's kItemsPerThread consecutive elements of the warp's part, which starts at
+// warp_start (identity past n). The warp reads its part row by row, 32 consecutive elements
+// at a time (coalesced), and hands each lane its own through shared memory (corner turning).
 template <class T, class Op>
-__global__ void scan_sections_kernel(const T* in, T* out, T* totals, std::size_t n, Op op) {
-    extern __shared__ __align__(scanlab::kSharedAlignment) unsigned char shared_bytes[];
-    T* const section = reinterpret_cast<T*>(shared_bytes);  // 2 * blockDim.x elements
-    const unsigned section_size = 2 * blockDim.x;
-    const std::size_t start = static_cast<std::size_t>(blockIdx.x) * section_size;
+__device__ void load_items(const T* in, std::size_t warp_start, std::size_t n, const Warp& warp, T* turning,
+                           T (&items)[kItemsPerThread], Op op) {
+    const unsigned lane = warp.thread_rank();
+    for (unsigned row = 0; row < kItemsPerThread; ++row) {
+        const unsigned k = row * kWarpSize + lane;
+        turning[padded(k)] = warp_start + k < n ? in[warp_start + k] : op.identity();
+    }
+    warp.sync();  // the rows are in before the lanes read their own items  //@ load-sync
+    for (unsigned i = 0; i < kItemsPerThread; ++i) items[i] = turning[padded(lane * kItemsPerThread + i)];
+}
+
+// The reverse of load_items: each lane puts its items where it took them from, and the warp
+// writes its part row by row (positions below n only). A lane overwrites only the places it
+// read itself, so no barrier is needed before.
+template <class T>
+__device__ void store_items(T* out, std::size_t warp_start, std::size_t n, const Warp& warp, T* turning,
+                            const T (&items)[kItemsPerThread]) {
+    const unsigned lane = warp.thread_rank();
+    for (unsigned i = 0; i < kItemsPerThread; ++i) turning[padded(lane * kItemsPerThread + i)] = items[i];
+    warp.sync();  // every lane's items are in before the rows are read  //@ store-sync
+    for (unsigned row = 0; row < kItemsPerThread; ++row) {
+        const unsigned k = row * kWarpSize + lane;
+        if (warp_start + k < n) out[warp_start + k] = turning[padded(k)];  //@ store
+    }
+}
+
+// Where this warp's part of tile `tile` starts in the array.
+__device__ inline std::size_t warp_part_start(std::size_t tile, const Warp& warp) {
+    return (tile * warp.meta_group_size() + warp.meta_group_rank()) * kWarpTileSize;
+}
+
+// ---- Thread-level combining: a thread's own items, in order ---------------------------------
+
+template <class T, class Op>
+__device__ T reduce_items(const T (&items)[kItemsPerThread], Op op) {
+    T total = items[0];
+    for (unsigned i = 1; i < kItemsPerThread; ++i) total = op(total, items[i]);  //@ reduce-items
+    return total;
+}
+
+// ---- Warp-level combining with shuffles (the lanes of a warp, in lane order) ----------------
+
+// Lane 0 ends with the combination of the first `count` lanes' values (a tree: 31
+// applications for a full warp). Every lane of the warp must call it.
+template <class T, class Op>
+__device__ T warp_reduce(const Warp& warp, T value, unsigned count, Op op) {
+    const unsigned lane = warp.thread_rank();
+    for (unsigned offset = 1; offset < kWarpSize; offset *= 2) {
+        const T later = warp.shfl_down(value, offset);
+        if (lane % (2 * offset) == 0 && lane + offset < count) value = op(value, later);
+    }
+    return value;
+}
+
+// Lane l ends with the combination of the values of lanes 0 .. l (Kogge-Stone; lanes at or
+// past `count` are left out of the work). Every lane of the warp must call it.
+template <class T, class Op>
+__device__ T warp_inclusive_scan(const Warp& warp, T value, unsigned count, Op op) {
+    const unsigned lane = warp.thread_rank();
+    for (unsigned offset = 1; offset < kWarpSize; offset *= 2) {
+        const T earlier = warp.shfl_up(value, offset);
+        if (lane >= offset && lane < count) value = op(earlier, value);
+    }
+    return value;
+}
+
+// ---- Block-level combining: threads, then warps ------------------------------------------
+
+// Thread 0 gets the combination of every thread's value, in thread order.
+template <class T, class Op>
+__device__ T block_reduce(const Warp& warp, T value, T* warp_values, Op op) {
     // BEGIN SOLUTION
-    for (unsigned k = threadIdx.x; k < section_size; k += blockDim.x) {
-        section[k] = start + k < n ? in[start + k] : op.identity();
+    value = warp_reduce(warp, value, kWarpSize, op);
+    if (warp.thread_rank() == 0) warp_values[warp.meta_group_rank()] = value;
+    __syncthreads();  // every warp's total is in before warp 0 combines them  //@ reduce-barrier
+    if (warp.meta_group_rank() == 0) {
+        const unsigned warps = warp.meta_group_size();
+        const T total = warp.thread_rank() < warps ? warp_values[warp.thread_rank()] : op.identity();
+        value = warp_reduce(warp, total, warps, op);
     }
-    __syncthreads();  // the whole section is loaded before the block scans it  //@ load-barrier
-    block_scan_brent_kung(section, threadIdx.x, section_size, op);
-    for (unsigned k = threadIdx.x; k < section_size; k += blockDim.x) {
-        if (start + k < n) out[start + k] = section[k];  //@ store
+    return value;
+    // END SOLUTION
+    // BEGIN PROMPT
+    //| // TODO 1: each warp reduces its threads' values (warp_reduce), one lane per warp puts the
+    //| //         warp's total in warp_values, and warp 0 reduces those.
+    //| return value;
+    // END PROMPT
+}
+
+// Each thread gets the combination of `before` (what comes before the block) and the values
+// of every thread before it.
+template <class T, class Op>
+__device__ T block_exclusive_scan(const Warp& warp, T value, T before, T* warp_values, Op op) {
+    // BEGIN SOLUTION
+    const unsigned lane = warp.thread_rank();
+    const T inclusive = warp_inclusive_scan(warp, value, kWarpSize, op);
+    const T earlier_lanes = warp.shfl_up(inclusive, 1);  // lane 0: nothing before it in the warp
+    if (lane == kWarpSize - 1) warp_values[warp.meta_group_rank()] = inclusive;
+    __syncthreads();  // every warp's total is in before warp 0 scans them  //@ scan-barrier
+    if (warp.meta_group_rank() == 0) {
+        // Warp 0 turns the warps' totals into what comes before each warp.
+        const unsigned warps = warp.meta_group_size();
+        const T total = lane < warps ? warp_values[lane] : op.identity();
+        const T totals_through = warp_inclusive_scan(warp, total, warps, op);
+        const T earlier_warps = warp.shfl_up(totals_through, 1);
+        if (lane < warps) warp_values[lane] = lane == 0 ? before : op(before, earlier_warps);  //@ carry
     }
-    // The last element holds the section's total (identities past n change nothing).
-    if (totals != nullptr && threadIdx.x == blockDim.x - 1) totals[blockIdx.x] = section[section_size - 1];  //@ total
+    __syncthreads();  // what comes before each warp is in  //@ carry-barrier
+    const T before_warp = warp_values[warp.meta_group_rank()];
+    return lane == 0 ? before_warp : op(before_warp, earlier_lanes);
+    // END SOLUTION
+    // BEGIN PROMPT
+    //| // TODO 2: scan the threads' values within each warp (warp_inclusive_scan), let warp 0
+    //| //         turn the warps' totals into what comes before each warp (starting from
+    //| //         `before`), and return what comes before this thread.
+    //| return before;
+    // END PROMPT
+}
+
+// ---- The three kernels --------------------------------------------------------------------
+
+// Kernel 1: block b writes the total of tile b of `in` (n elements) to totals[b].
+template <class T, class Op>
+__global__ void reduce_tiles_kernel(const T* in, T* totals, std::size_t n, Op op) {
+    extern __shared__ __align__(scanlab::kSharedAlignment) unsigned char shared_bytes[];
+    const Warp warp = cg::tiled_partition<kWarpSize>(cg::this_thread_block());
+    const TileShared<T> shared = tile_shared<T>(shared_bytes, warp);
+    const std::size_t warp_start = warp_part_start(blockIdx.x, warp);
+    T items[kItemsPerThread];
+    load_items(in, warp_start, n, warp, shared.turning, items, op);
+    // BEGIN SOLUTION
+    const T total = block_reduce(warp, reduce_items(items, op), shared.warp_values, op);
+    if (threadIdx.x == 0) totals[blockIdx.x] = total;
     // END SOLUTION
     // BEGIN PROMPT
     //|
-    //| // TODO 1: load, scan with your block scan from lab 04 (or another earlier lab), store,
-    //| //         and write the section's total to totals[blockIdx.x] when totals is not null.
+    //| // TODO 3: combine this thread's items (reduce_items), reduce the block's values
+    //| //         (block_reduce), and write the tile's total to totals[blockIdx.x].
     // END PROMPT
 }
 
-// Kernel 3: block b combines the scanned total of sections 0 .. b (scanned_totals[b]) with
-// every element of section b + 1.
+// Kernels 2 and 3: block b scans tile b of `in` (n elements) into `out`, starting from
+// scanned_totals[b - 1], the scanned total of all tiles before it (nothing before tile 0).
+// scanned_totals is null when the whole level is one tile (kernel 2). `in` may be `out`.
 template <class T, class Op>
-__global__ void add_preceding_totals_kernel(T* out, const T* scanned_totals, std::size_t n, Op op) {
-    const unsigned section_size = 2 * blockDim.x;
+__global__ void scan_tiles_kernel(const T* in, T* out, const T* scanned_totals, std::size_t n, Op op) {
+    extern __shared__ __align__(scanlab::kSharedAlignment) unsigned char shared_bytes[];
+    const Warp warp = cg::tiled_partition<kWarpSize>(cg::this_thread_block());
+    const TileShared<T> shared = tile_shared<T>(shared_bytes, warp);
+    const std::size_t warp_start = warp_part_start(blockIdx.x, warp);
+    T items[kItemsPerThread];
+    load_items(in, warp_start, n, warp, shared.turning, items, op);
     // BEGIN SOLUTION
-    const std::size_t start = (static_cast<std::size_t>(blockIdx.x) + 1) * section_size;  //@ add-start
-    const T before = scanned_totals[blockIdx.x];
-    for (unsigned k = threadIdx.x; k < section_size; k += blockDim.x) {
-        if (start + k < n) out[start + k] = op(before, out[start + k]);  //@ add
+    const T own_total = reduce_items(items, op);
+    const T before_tile = blockIdx.x > 0 ? scanned_totals[blockIdx.x - 1] : op.identity();  //@ before-tile
+    T running = block_exclusive_scan(warp, own_total, before_tile, shared.warp_values, op);
+    for (unsigned i = 0; i < kItemsPerThread; ++i) {
+        running = op(running, items[i]);  //@ scan-items
+        items[i] = running;
     }
     // END SOLUTION
     // BEGIN PROMPT
-    //| // TODO 3: combine what comes before section blockIdx.x + 1 with each of its elements
-    //| //         below n.
+    //|
+    //| // TODO 4: combine this thread's items (reduce_items), find what comes before them
+    //| //         (block_exclusive_scan, starting from what comes before the tile), and scan the
+    //| //         items from there.
     // END PROMPT
+    store_items(out, warp_start, n, warp, shared.turning, items);
 }
 
-// The element counts of the levels: n, then one total per section of the level below, up to
-// the first level that fits in one section.
-inline std::vector<std::size_t> level_sizes(std::size_t n, unsigned section_size) {
+// ---- The host entry -------------------------------------------------------------------------
+
+// The element counts of the levels: n, then one total per tile of the level below, up to the
+// first level that fits in one tile.
+inline std::vector<std::size_t> level_sizes(std::size_t n, unsigned tile_size) {
     std::vector<std::size_t> sizes{n};
-    while (sizes.back() > section_size) sizes.push_back(scanlab::ceil_div(sizes.back(), section_size));  //@ level-loop
+    while (sizes.back() > tile_size) sizes.push_back(scanlab::ceil_div(sizes.back(), tile_size));
     return sizes;
 }
 
 template <class T, class Op>
-void hierarchical_scan(const T* d_in, T* d_out, std::size_t n, unsigned section_size, Op op) {
-    check_brent_kung_section_size(section_size);  // lab 04: a power of two in [64, 2048]
+void hierarchical_scan(const T* d_in, T* d_out, std::size_t n, unsigned tile_size, Op op) {
+    check_tile_size<T>(tile_size);
     if (n == 0) return;
-    const std::vector<std::size_t> levels = level_sizes(n, section_size);
-    const unsigned threads = section_size / 2;
-    const std::size_t shared_bytes = section_size * sizeof(T);
+    const std::vector<std::size_t> levels = level_sizes(n, tile_size);
+    const unsigned threads = tile_size / kItemsPerThread;
+    const std::size_t shared_bytes = tile_shared_bytes<T>(threads);
     // BEGIN SOLUTION
     // One buffer for the totals of every level above the input, allocated once per call.
     std::size_t scratch_elements = 0;
     for (std::size_t l = 1; l < levels.size(); ++l) scratch_elements += levels[l];
     T* scratch = nullptr;
     if (scratch_elements > 0) SCANLAB_CUDA_CHECK(cudaMalloc(&scratch, scratch_elements * sizeof(T)));
-    std::vector<T*> level_data{d_out};  // level l > 0 lives in scratch, scanned in place
+    std::vector<T*> level_data{d_out};  // level l > 0 lives in scratch and is scanned in place
     for (std::size_t l = 1, offset = 0; l < levels.size(); offset += levels[l], ++l) level_data.push_back(scratch + offset);
+    const auto tiles = [&](std::size_t l) { return static_cast<unsigned>(scanlab::ceil_div(levels[l], tile_size)); };
+    const auto source = [&](std::size_t l) -> const T* { return l == 0 ? d_in : level_data[l]; };
 
-    // Up: scan each level's sections, their totals form the next level.
-    for (std::size_t l = 0; l < levels.size(); ++l) {
-        const T* source = l == 0 ? d_in : level_data[l];
-        T* totals = l + 1 < levels.size() ? level_data[l + 1] : nullptr;
-        const auto sections = static_cast<unsigned>(scanlab::ceil_div(levels[l], section_size));
-        scan_sections_kernel<<<sections, threads, shared_bytes>>>(source, level_data[l], totals, levels[l], op);
+    // Up: every level's tile totals form the next level.
+    const std::size_t top = levels.size() - 1;
+    for (std::size_t l = 0; l < top; ++l) {
+        reduce_tiles_kernel<<<tiles(l), threads, shared_bytes>>>(source(l), level_data[l + 1], levels[l], op);
         SCANLAB_CUDA_CHECK(cudaGetLastError());
     }
-    // Down: every level below the top gets the totals before each of its sections.
-    for (std::size_t l = levels.size() - 1; l-- > 0;) {
-        const auto later_sections = static_cast<unsigned>(scanlab::ceil_div(levels[l], section_size) - 1);  //@ later-sections
-        add_preceding_totals_kernel<<<later_sections, threads>>>(level_data[l], level_data[l + 1], levels[l], op);
+    // The top level fits in one tile, scanned by just enough warps to hold it (the padding
+    // of a tile costs as much work as its elements); nothing comes before it.
+    const auto top_threads = static_cast<unsigned>(scanlab::ceil_div(levels[top], kWarpTileSize) * kWarpSize);  //@ top-threads
+    scan_tiles_kernel<<<1, top_threads, tile_shared_bytes<T>(top_threads)>>>(
+        source(top), level_data[top], static_cast<const T*>(nullptr), levels[top], op);
+    SCANLAB_CUDA_CHECK(cudaGetLastError());
+    // Down: every tile of a level starts from the scanned totals of the level above.
+    for (std::size_t l = top; l-- > 0;) {
+        scan_tiles_kernel<<<tiles(l), threads, shared_bytes>>>(source(l), level_data[l], level_data[l + 1], levels[l], op);
         SCANLAB_CUDA_CHECK(cudaGetLastError());
     }
     if (scratch != nullptr) SCANLAB_CUDA_CHECK(cudaFree(scratch));  //@ free
     // END SOLUTION
     // BEGIN PROMPT
-    //| // TODO 2: allocate the totals of every level above the input (once per call), scan each
-    //| //         level's sections with scan_sections_kernel going up, add the preceding totals
-    //| //         with add_preceding_totals_kernel going down, check every launch, and free what
-    //| //         you allocated. level_sizes(n, section_size) gives the size of each level.
+    //| // TODO 5: allocate the totals of every level above the input (once per call); going up,
+    //| //         reduce each level's tiles into the next level (reduce_tiles_kernel); scan the
+    //| //         top level, one tile, with scan_tiles_kernel and just enough warps to hold it
+    //| //         (padding costs operator applications too); going down, scan each level's tiles
+    //| //         from the scanned totals of the level above; check every launch, and free what
+    //| //         you allocated. Launch `threads` threads per block with shared_bytes of dynamic
+    //| //         shared memory; level_sizes(n, tile_size) gives the size of each level.
     // END PROMPT
 }
 

@@ -6,7 +6,7 @@
 #include "whole_scan_checks.hpp"
 
 template <class T, class Op>
-void hierarchical_scan(const T* d_in, T* d_out, std::size_t n, unsigned section_size, Op op);
+void hierarchical_scan(const T* d_in, T* d_out, std::size_t n, unsigned tile_size, Op op);
 
 namespace lab06 {
 

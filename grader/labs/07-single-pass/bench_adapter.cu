@@ -6,13 +6,12 @@
 #include "series.hpp"
 
 void scanlab::bench::register_series(SeriesList& list) {
-    constexpr unsigned kTile = 2048;
-    constexpr unsigned kElementsPerThread = 2;  // lab 04's block scan
+    constexpr unsigned kTile = 8192;
     const SeriesInfo single_pass = lab_series("07-single-pass", "single_pass_scan",
                                               "07 single-pass (adjacent synchronization)", "single-pass", "whole-array",
-                                              kTile / kElementsPerThread, kTile);
-    for (const unsigned tile : {kTile, 256u, 512u, 1024u}) {
-        list.add(tile == kTile ? single_pass : at_block_size(single_pass, tile / kElementsPerThread, tile),
+                                              kTile / kItemsPerThread, kTile);
+    for (const unsigned tile : {kTile, 1024u, 2048u, 4096u}) {
+        list.add(tile == kTile ? single_pass : at_block_size(single_pass, tile / kItemsPerThread, tile),
                  [tile](auto in, auto out, std::size_t n, auto op) { single_pass_scan(in, out, n, tile, op); });
     }
 }

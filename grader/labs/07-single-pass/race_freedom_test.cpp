@@ -4,6 +4,12 @@ namespace {
 
 using namespace lab07;
 
-TEST(Lab07RaceFreedom, SinglePass) { expect_whole_scan_race_free(kSinglePass, {{200, 64}, {4097, 64}, {10247, 2048}}); }
+// Values of 8 bytes (affine maps) hand over a prefix and a flag; values of 4 bytes (int, max)
+// one word that holds both.
+TEST(Lab07RaceFreedom, SinglePass) {
+    const std::vector<WholeSize> sizes{{200, kSmallTile}, {16 * kSmallTile + 1, kSmallTile}, {5 * kLargeTile + 3, kLargeTile}};
+    expect_whole_scan_race_free<AffineCompose>(kSinglePass, sizes);
+    expect_whole_scan_race_free<Int32Max>(kSinglePass, sizes);
+}
 
 }  // namespace

@@ -1,7 +1,8 @@
 // The checks of scans of a whole array of any length (labs 06 and 07), whose entry is
-//   entry(const T* d_in, T* d_out, std::size_t n, unsigned section_size, Op op)
-// with sections (tiles) of section_size elements scanned by lab 04's block scan. `entry` is
-// a generic callable forwarding to the lab's template, e.g.
+//   entry(const T* d_in, T* d_out, std::size_t n, unsigned tile_size, Op op)
+// with tiles of tile_size elements, one block of tile_size / kTileItemsPerThread threads per
+// tile (lab 06's tile scan). `entry` is a generic callable forwarding to the lab's template,
+// e.g.
 //   [](auto... args) { hierarchical_scan(args...); }
 #pragma once
 
@@ -20,70 +21,88 @@
 
 namespace scanlab::grading {
 
-// A size of the whole array and the section size it is scanned with. Small sections reach
-// three levels (lab 06) or many tiles (lab 07) with small arrays.
+// The tiles of labs 06 and 07: 32 to 1024 threads of kTileItemsPerThread consecutive
+// elements each. The smallest tile (one warp) reaches three levels (lab 06) or many tiles
+// (lab 07) with small arrays; the largest that the grader uses holds 8-byte elements in
+// 48 KiB of shared memory.
+inline constexpr unsigned kTileItemsPerThread = 8;
+inline constexpr unsigned kSmallTile = 32 * kTileItemsPerThread;
+inline constexpr unsigned kLargeTile = 512 * kTileItemsPerThread;
+
+// A size of the whole array and the tile size it is scanned with (the entry's section_size).
 struct WholeSize {
     std::size_t n;
-    unsigned section_size;
+    unsigned tile_size;
 };
 
-// Levels of a hierarchical scan of that size: n, then a total per section, until one fits
+// Levels of a hierarchical scan of that size: n, then a total per tile, until one fits
 // (1 up to S elements, 2 up to S^2, 3 up to S^3).
 inline unsigned levels(WholeSize s) {
     unsigned count = 1;
-    for (std::size_t m = s.n; m > s.section_size; m = ceil_div(m, s.section_size)) ++count;
+    for (std::size_t m = s.n; m > s.tile_size; m = ceil_div(m, s.tile_size)) ++count;
     return count;
 }
 
 inline std::string describe(WholeSize s) {
-    const std::size_t sections = ceil_div(s.n, s.section_size);
-    return "n = " + std::to_string(s.n) + ", section_size = " + std::to_string(s.section_size) + " (" +
-           std::to_string(sections) + " section" + (sections == 1 ? "" : "s") + ")";
+    const std::size_t tiles = ceil_div(s.n, s.tile_size);
+    return "n = " + std::to_string(s.n) + ", tile_size = " + std::to_string(s.tile_size) + " (" +
+           std::to_string(tiles) + " tile" + (tiles == 1 ? "" : "s") + ")";
 }
 
-// 1, 2 and 3 levels, around the sizes where a section or a level is added.
+// 1, 2 and 3 levels, around the sizes where a tile or a level is added.
 inline std::vector<WholeSize> whole_scan_sizes() {
-    return {{0, 64},    {1, 64},     {63, 64},    {64, 64},    {65, 64},      {4095, 64},
-            {4096, 64}, {4097, 64},  {70001, 64}, {16385, 128}, {2049, 2048}, {10247, 2048}};
+    constexpr unsigned S = kSmallTile;
+    return {{0, S},         {1, S},         {S - 1, S},      {S, S},          {S + 1, S},
+            {S * S - 1, S}, {S * S, S},     {S * S + 1, S},  {70001, S},      {40961, 2 * S},
+            {kLargeTile + 1, kLargeTile},   {5 * kLargeTile + 3, kLargeTile}};
 }
 
-// Each level adds a section scan (at most 2*log2(S) applications on a path) and one
-// application to combine what comes before.
-inline unsigned whole_scan_depth(WholeSize s) { return levels(s) * (2 * ceil_log2(s.section_size) + 1); }
+// The longest chain of operator applications behind one output element, per level: a tile's
+// total (a thread's items, then across the lanes and across the warps of a block: 8 + 5 + 5)
+// on the way up, and on the way down a thread's items, the lanes, the warps, what comes
+// before the tile and before the warp, and the items again (8 + 5 + 5 + 2 + 8).
+inline unsigned whole_scan_depth(WholeSize s) {
+    constexpr unsigned kWarpSteps = 5;  // log2(32)
+    return levels(s) * (3 * kTileItemsPerThread + 4 * kWarpSteps + 2);
+}
 
 template <class Case, class Entry>
 void expect_whole_scan_correct(Entry entry, const std::vector<WholeSize>& sizes = whole_scan_sizes()) {
     for (const WholeSize size : sizes) {
         SCOPED_TRACE(describe(size));
-        ScanRun<Case> run(Space::device, size.n, size.section_size);
-        ASSERT_TRUE(run.call([&] { entry(run.in(), run.out(), size.n, size.section_size, typename Case::Op{}); }));
+        ScanRun<Case> run(Space::device, size.n, size.tile_size);
+        ASSERT_TRUE(run.call([&] { entry(run.in(), run.out(), size.n, size.tile_size, typename Case::Op{}); }));
         EXPECT_TRUE(run.output_matches(ScanKind::inclusive, kWholeArray, whole_scan_depth(size)));
     }
 }
 
-// A work-efficient section scan keeps the whole scan within 4n - 3 applications. The
-// padding of a partial last section counts in full (its threads work on identities), so
-// the bound is judged where n is a whole number of sections: one, two and three levels.
+// Reduce then scan, with most of the work done by threads on their own items, keeps the whole
+// scan within 4n - 3 applications. The padding of a partial last tile counts in full (its
+// threads work on identities), so the bound is judged where n is a whole number of tiles:
+// one, two and three levels.
 template <class Entry>
 void expect_whole_scan_within_four_n(Entry entry) {
-    for (const WholeSize size : {WholeSize{64, 64}, WholeSize{4096, 64}, WholeSize{5 * 4096, 64}, WholeSize{5 * 2048, 2048}}) {
+    constexpr unsigned S = kSmallTile;
+    for (const WholeSize size : {WholeSize{S, S}, WholeSize{S * S, S}, WholeSize{5 * S * S, S}, WholeSize{5 * kLargeTile, kLargeTile}}) {
         SCOPED_TRACE(describe(size));
-        ScanRun<Int32Plus> run(Space::device, size.n, size.section_size);
+        ScanRun<Int32Plus> run(Space::device, size.n, size.tile_size);
         OperationCounter counter(Space::device);
-        ASSERT_TRUE(run.call([&] { entry(run.in(), run.out(), size.n, size.section_size, counter.wrap(Plus<int>{})); }));
+        ASSERT_TRUE(run.call([&] { entry(run.in(), run.out(), size.n, size.tile_size, counter.wrap(Plus<int>{})); }));
         EXPECT_TRUE(run.output_matches(ScanKind::inclusive, kWholeArray, whole_scan_depth(size)));
         EXPECT_LE(counter.count(), 4 * size.n - 3)
-            << "operator applications; a work-efficient section scan (labs 04, 05) keeps the total within 4n - 3";
+            << "operator applications; reducing then scanning tiles of " << kTileItemsPerThread
+            << " elements per thread keeps the total within 4n - 3";
     }
 }
 
-template <class Entry>
+// With the non-commutative operator by default (8-byte values), or another case.
+template <class Case = AffineCompose, class Entry>
 void expect_whole_scan_race_free(Entry entry, const std::vector<WholeSize>& sizes) {
     for (const WholeSize size : sizes) {
         SCOPED_TRACE(describe(size));
-        ScanRun<AffineCompose> run(Space::device, size.n, size.section_size);
+        ScanRun<Case> run(Space::device, size.n, size.tile_size);
         discard_simulator_reports();
-        ASSERT_TRUE(run.call([&] { entry(run.in(), run.out(), size.n, size.section_size, ComposeAffine<unsigned>{}); }));
+        ASSERT_TRUE(run.call([&] { entry(run.in(), run.out(), size.n, size.tile_size, typename Case::Op{}); }));
         EXPECT_TRUE(no_simulator_errors());
         EXPECT_TRUE(run.output_matches(ScanKind::inclusive, kWholeArray, whole_scan_depth(size)));
     }
@@ -103,16 +122,17 @@ inline std::size_t free_device_bytes() {
 template <class Entry>
 void expect_whole_scan_frees_its_memory(Entry entry) {
     constexpr int kCalls = 8;
-    std::vector<WholeSize> sizes{WholeSize{100, 64}, WholeSize{4097, 64}, WholeSize{70001, 64}};
+    std::vector<WholeSize> sizes{WholeSize{100, kSmallTile}, WholeSize{kSmallTile * kSmallTile + 1, kSmallTile},
+                                 WholeSize{70001, kSmallTile}};
 #ifndef SCANLAB_SIM
-    sizes.push_back(WholeSize{std::size_t{1} << 24, 64});
+    sizes.push_back(WholeSize{std::size_t{1} << 24, kSmallTile});
 #endif
     for (const WholeSize size : sizes) {
         SCOPED_TRACE(describe(size));
-        ScanRun<Int32Plus> run(Space::device, size.n, size.section_size);
+        ScanRun<Int32Plus> run(Space::device, size.n, size.tile_size);
         const std::size_t before = free_device_bytes();
         for (int i = 0; i < kCalls; ++i) {
-            ASSERT_TRUE(run.call([&] { entry(run.in(), run.out(), size.n, size.section_size, Plus<int>{}); }));
+            ASSERT_TRUE(run.call([&] { entry(run.in(), run.out(), size.n, size.tile_size, Plus<int>{}); }));
         }
         const std::size_t after = free_device_bytes();
         EXPECT_TRUE(run.output_matches(ScanKind::inclusive, kWholeArray, whole_scan_depth(size)));
@@ -123,10 +143,10 @@ void expect_whole_scan_frees_its_memory(Entry entry) {
 
 template <class Entry>
 void expect_whole_scan_leaves_input(Entry entry) {
-    for (const WholeSize size : {WholeSize{4097, 64}, WholeSize{70001, 64}}) {
+    for (const WholeSize size : {WholeSize{kSmallTile * kSmallTile + 1, kSmallTile}, WholeSize{70001, kSmallTile}}) {
         SCOPED_TRACE(describe(size));
-        ScanRun<AffineCompose> run(Space::device, size.n, size.section_size);
-        ASSERT_TRUE(run.call([&] { entry(run.in(), run.out(), size.n, size.section_size, ComposeAffine<unsigned>{}); }));
+        ScanRun<AffineCompose> run(Space::device, size.n, size.tile_size);
+        ASSERT_TRUE(run.call([&] { entry(run.in(), run.out(), size.n, size.tile_size, ComposeAffine<unsigned>{}); }));
         EXPECT_TRUE(run.input_unmodified());
         EXPECT_TRUE(run.output_matches(ScanKind::inclusive, kWholeArray, whole_scan_depth(size)));
     }

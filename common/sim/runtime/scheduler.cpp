@@ -163,8 +163,12 @@ void end_block(Block& b) {
 // cells in address order, which the hardware prefetcher follows, where a full shuffle would
 // miss the cache at almost every switch.
 void order_round(Block& b) {
-  b.queued.assign(b.thread_count, 0);
-  for (const Thread* t : b.runnable) b.queued[t->linear] = 1;
+  // After a barrier every thread of a full block is runnable: no need to mark which.
+  const bool all = b.runnable.size() == b.thread_count;
+  if (!all) {
+    b.queued.assign(b.thread_count, 0);
+    for (const Thread* t : b.runnable) b.queued[t->linear] = 1;
+  }
   b.runnable.clear();
   const unsigned warps = (b.thread_count + kWarpSize - 1) / kWarpSize;
   b.warp_order.resize(warps);
@@ -175,7 +179,7 @@ void order_round(Block& b) {
     const bool downwards = b.random.next() & 1;
     for (unsigned l = 0; l < kWarpSize; ++l) {
       const unsigned i = w * kWarpSize + (downwards ? kWarpSize - 1 - l : l);
-      if (i < b.thread_count && b.queued[i]) b.round.push_back(&b.threads[i]);
+      if (i < b.thread_count && (all || b.queued[i])) b.round.push_back(&b.threads[i]);
     }
   }
 }

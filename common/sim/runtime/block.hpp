@@ -32,6 +32,11 @@ struct Block {
   std::vector<Thread*> round;     // scratch: the threads of the round being run, in order
   std::vector<char> queued;       // scratch: per thread, whether it is in the round
   std::vector<unsigned> warp_order;  // scratch
+  // While a round runs, each thread that suspends hands the processor straight to the next one
+  // (one switch a thread, not two); the last hands it back to `home`, the worker that runs it.
+  bool chained = false;
+  std::size_t round_next = 0;  // the next thread of the round to run
+  boost::context::fiber home;
   std::vector<Thread*> deferred;  // threads waiting for the serial phase, in the order they came
   Random random{0};               // thread order within the block: seeded per block, whatever runs beside it
   bool finished = false;

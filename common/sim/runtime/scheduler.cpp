@@ -89,20 +89,30 @@ void prefetch(const Thread* t) {
   }
 }
 
-// `serial_turn`: resumed by the serial phase, where its cross-block operation may run.
-void run(Thread* t, bool serial_turn = false) {
+// The scheduler's part of a thread's turn: before it runs ...
+void begin_turn(Thread* t, bool serial_turn) {
   current_thread = t;
   current_coordinates = &t->coords;
   t->stored_since_yield = false;
   t->in_serial_turn = serial_turn;
   t->used_serial_turn = false;
-  t->fiber = std::move(t->fiber).resume();
+}
+// ... and once it has suspended.
+void end_turn(Thread* t) {
   current_thread = nullptr;
   current_coordinates = nullptr;
   t->in_serial_turn = false;
   t->used_serial_turn = false;
   if (t->exited || t->waiting == Waiting::barrier || t->waiting == Waiting::warp || t->stored_since_yield)
     t->block->progress = true;
+}
+
+// One turn of one thread, from the worker's own stack and back (two switches). `serial_turn`:
+// resumed by the serial phase, where its cross-block operation may run.
+void run(Thread* t, bool serial_turn = false) {
+  begin_turn(t, serial_turn);
+  t->fiber = std::move(t->fiber).resume();
+  end_turn(t);
 }
 
 // Where a thread goes when it suspends: the next round, the serial phase, or nowhere until
@@ -184,6 +194,22 @@ void order_round(Block& b) {
   }
 }
 
+// A whole round, one switch a thread: the worker hands the processor to the round's first thread,
+// and each thread, as it suspends, to the next (scheduler::suspend); the last one hands it back.
+void run_round(Block& b) {
+  if (b.round.empty()) return;
+  for (std::size_t k = 1; k < 3 && k < b.round.size(); ++k) prefetch(b.round[k]);
+  b.chained = true;
+  b.round_next = 1;
+  Thread* first = b.round[0];
+  begin_turn(first, false);
+  std::move(first->fiber).resume_with([&b](boost::context::fiber&& worker) {
+    b.home = std::move(worker);
+    return boost::context::fiber{};
+  });
+  b.chained = false;
+}
+
 // The parallel phase of a block: it runs until it finishes, or until its threads only spin or
 // wait for the serial phase. Keeping one block on its OS thread while it makes progress keeps
 // its fibers in cache.
@@ -192,14 +218,8 @@ void step(Block& b) {
     b.progress = false;
     if (!b.runnable.empty()) {
       order_round(b);
-      constexpr std::size_t kPrefetchDistance = 2;
-      for (std::size_t k = 0; k < b.round.size(); ++k) {
-        if (k + kPrefetchDistance < b.round.size()) prefetch(b.round[k + kPrefetchDistance]);
-        Thread* t = b.round[k];
-        run(t);
-        if (b.stopped) return;
-        place(b, t);
-      }
+      run_round(b);
+      if (b.stopped) return;
     }
     if (b.live == 0) {
       b.finished = true;
@@ -405,7 +425,27 @@ void collect(Run& r) {
 
 }  // namespace
 
-void scheduler::suspend(Thread* t) { t->scheduler = std::move(t->scheduler).resume(); }
+void scheduler::suspend(Thread* t) {
+  Block& b = *t->block;
+  if (!b.chained) {  // run() resumed it: back to run()
+    t->scheduler = std::move(t->scheduler).resume();
+    return;
+  }
+  end_turn(t);
+  place(b, t);
+  boost::context::fiber* to = &b.home;
+  if (!b.stopped && b.round_next < b.round.size()) {
+    Thread* next = b.round[b.round_next++];
+    if (b.round_next + 1 < b.round.size()) prefetch(b.round[b.round_next + 1]);
+    begin_turn(next, false);
+    to = &next->fiber;
+  }
+  boost::context::fiber resumer = std::move(*to).resume_with([t](boost::context::fiber&& self) {
+    t->fiber = std::move(self);
+    return boost::context::fiber{};
+  });
+  if (resumer) t->scheduler = std::move(resumer);  // resumed by run(), which it goes back to next time
+}
 
 void scheduler::yield(Thread* t, std::uintptr_t pc) {
   t->last_yield_pc = pc;

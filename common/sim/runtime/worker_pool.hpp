@@ -17,8 +17,9 @@ unsigned configured_threads();
 // thread, and returns when all have returned. Worker w is the same OS thread in every call.
 void run_on_each(unsigned workers, void (*job)(void* context, unsigned worker), void* context);
 
-// Makes `worker` wait until `ticket` reaches `turn`; then it may act, and hands the turn on with
-// next_turn(). A serial phase walks the resident slots in order this way, each on its own worker.
+// Waits until the turn counter (0 after reset_turns()) reaches `turn`; the caller then acts and
+// hands the turn on with next_turn(). A serial phase walks its slots in order this way, each on
+// the worker that owns it.
 void wait_for_turn(unsigned turn);
 void next_turn();
 void reset_turns();

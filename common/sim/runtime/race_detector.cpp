@@ -59,6 +59,24 @@ class CodeAddresses {
 };
 CodeAddresses code_addresses;
 
+// Who made an access and how, in one 32-bit word. A record is assembled in registers and
+// stored whole: one assembled on the stack from 8- and 16-bit stores and then copied as wider
+// words stalls on store forwarding, which cost a third of every checked access.
+class Accessor {
+ public:
+  Accessor() = default;
+  Accessor(std::uint16_t thread, std::uint8_t flags, std::uint8_t mask)
+      : bits_(thread | std::uint32_t{flags} << 16 | std::uint32_t{mask} << 24) {}
+  std::uint16_t thread() const { return static_cast<std::uint16_t>(bits_); }
+  std::uint8_t flags() const { return static_cast<std::uint8_t>(bits_ >> 16); }
+  std::uint8_t mask() const { return static_cast<std::uint8_t>(bits_ >> 24); }  // bytes of the granule touched
+  Accessor with_mask(std::uint8_t mask) const { return Accessor(bits_ & 0x00FFFFFFu, mask); }
+
+ private:
+  Accessor(std::uint32_t rest, std::uint8_t mask) : bits_(rest | std::uint32_t{mask} << 24) {}
+  std::uint32_t bits_ = 0;
+};
+
 // One access as a shadow cell remembers it. Shared memory belongs to one block at a time, so a
 // block run (which also tells launches apart) is all it needs of where the access came from;
 // global memory also needs the block's index and its fence clock, for hand-offs between blocks.
@@ -67,9 +85,7 @@ struct SharedRecord {
   std::uint32_t interval;
   std::uint32_t warp_epoch;
   std::uint32_t pc;  // CodeAddresses::id
-  std::uint16_t thread;
-  std::uint8_t flags;
-  std::uint8_t mask;  // bytes of the granule touched
+  Accessor by;
 };
 struct GlobalRecord {
   std::uint32_t launch;  // 0: nothing recorded
@@ -78,9 +94,7 @@ struct GlobalRecord {
   std::uint32_t clock;
   std::uint32_t warp_epoch;
   std::uint32_t pc;
-  std::uint16_t thread;
-  std::uint8_t flags;
-  std::uint8_t mask;
+  Accessor by;
 };
 template <bool Shared>
 using AccessRecord = std::conditional_t<Shared, SharedRecord, GlobalRecord>;
@@ -102,23 +116,32 @@ std::atomic<std::uint32_t> next_run{1};
 bool lock_global_cells = false;  // blocks of this launch run on several OS threads
 
 // Blocks on different OS threads may touch one global granule at once: its check holds one of
-// these locks, chosen by the granule's 64-byte neighbourhood (uncontended unless two blocks
-// work on the same data, which is a race or a hand-off).
+// these locks (uncontended unless two blocks work on the same word, which is a race or a
+// hand-off). Neighbouring granules take locks in different cache lines: blocks that run side by
+// side often read neighbouring words (block b reads sums[b]), and locks sharing a line would make
+// every core wait for that line.
 class GranuleLocks {
  public:
   void lock(std::uintptr_t granule) {
-    std::atomic_flag& f = flags_[(granule / 16) % kCount];
+    std::atomic_flag& f = flag(granule);
     while (f.test_and_set(std::memory_order_acquire)) {
 #if defined(__x86_64__) || defined(__i386__)
       __builtin_ia32_pause();
 #endif
     }
   }
-  void unlock(std::uintptr_t granule) { flags_[(granule / 16) % kCount].clear(std::memory_order_release); }
+  void unlock(std::uintptr_t granule) { flag(granule).clear(std::memory_order_release); }
 
  private:
+  static constexpr std::size_t kLineBytes = 64;
   static constexpr std::size_t kCount = 1 << 14;
-  std::atomic_flag flags_[kCount] = {};
+  static constexpr std::size_t kLines = kCount / kLineBytes;
+  // Granule g takes line g % kLines, byte (g / kLines) % kLineBytes of it.
+  std::atomic_flag& flag(std::uintptr_t granule) {
+    return flags_[(granule % kLines) * kLineBytes + (granule / kLines) % kLineBytes];
+  }
+  static_assert(sizeof(std::atomic_flag) == 1, "one lock a byte");
+  alignas(kLineBytes) std::atomic_flag flags_[kCount] = {};
 };
 GranuleLocks granule_locks;
 // Release/acquire state of the current launch's global locations written with atomics or
@@ -159,15 +182,15 @@ bool same_warp_ordered(std::uint16_t p_thread, std::uint32_t p_warp_epoch, const
 bool ordered(const SharedRecord& p, const Thread* t) {
   const Block* b = t->block;
   if (p.run != b->race.run) return true;  // an earlier block's use of this arena
-  if (p.thread == t->linear || p.interval != b->barrier.interval) return true;
-  return same_warp_ordered(p.thread, p.warp_epoch, t);
+  if (p.by.thread() == t->linear || p.interval != b->barrier.interval) return true;
+  return same_warp_ordered(p.by.thread(), p.warp_epoch, t);
 }
 bool ordered(const GlobalRecord& p, const Thread* t) {
   if (p.launch != current_launch) return true;
   const Block* b = t->block;
   if (p.block != b->linear) return p.block < b->race.knows.size() && b->race.knows[p.block] > p.clock;
-  if (p.thread == t->linear || p.interval != b->barrier.interval) return true;
-  return same_warp_ordered(p.thread, p.warp_epoch, t);
+  if (p.by.thread() == t->linear || p.interval != b->barrier.interval) return true;
+  return same_warp_ordered(p.by.thread(), p.warp_epoch, t);
 }
 
 std::uint32_t block_of(const SharedRecord&, const Thread* t) { return t->block->linear; }
@@ -176,10 +199,29 @@ bool recorded(const SharedRecord& p) { return p.run != 0; }
 bool recorded(const GlobalRecord& p) { return p.launch != 0; }
 // A reader of another interval (or block, or launch), or c's own thread, leaves room for c.
 bool replaceable(const SharedRecord& r, const SharedRecord& c) {
-  return r.run != c.run || r.interval != c.interval || r.thread == c.thread;
+  return r.run != c.run || r.interval != c.interval || r.by.thread() == c.by.thread();
 }
 bool replaceable(const GlobalRecord& r, const GlobalRecord& c) {
-  return r.launch != c.launch || r.block != c.block || r.interval != c.interval || r.thread == c.thread;
+  return r.launch != c.launch || r.block != c.block || r.interval != c.interval || r.by.thread() == c.by.thread();
+}
+// Whether r and c are ordered alike before any later access of another thread, apart from
+// warp ordering: the same block run and interval (and, in global memory, fence clock).
+bool same_epoch(const SharedRecord& r, const SharedRecord& c) { return r.run == c.run && r.interval == c.interval; }
+bool same_epoch(const GlobalRecord& r, const GlobalRecord& c) {
+  return r.launch == c.launch && r.block == c.block && r.interval == c.interval && r.clock == c.clock;
+}
+// Whether the two readers a cell holds already stand for reader c: the same epoch, code address,
+// kind of access and bytes (or more), and in two different warps. A later access conflicts with c
+// only if it conflicts with one of them, since no thread is warp-ordered after both: a word that
+// every thread of a block reads (a carry, a total) is then written once, not by every thread,
+// which on several cores would pass the cache line from core to core for every read.
+template <bool Shared>
+bool stands_for(const AccessRecord<Shared>& r, const AccessRecord<Shared>& c) {
+  return same_epoch(r, c) && r.pc == c.pc && r.by.flags() == c.by.flags() && (r.by.mask() & c.by.mask()) == c.by.mask();
+}
+template <bool Shared>
+bool covered(const AccessRecord<Shared>& r0, const AccessRecord<Shared>& r1, const AccessRecord<Shared>& c) {
+  return stands_for<Shared>(r0, c) && stands_for<Shared>(r1, c) && r0.by.thread() / kWarpSize != r1.by.thread() / kWarpSize;
 }
 
 const char* role_of(std::uint8_t flags) {
@@ -199,10 +241,10 @@ void report_race(const AccessRecord<Shared>& p, const Thread* t, const AccessRec
   const bool across = p_block != t->block->linear;
   Finding f;
   f.kind = ReportKind::race;
-  Party recorded_party{role_of(p.flags), locate(p_pc), true, unflatten(p_block, launch.grid),
-                       unflatten(p.thread, launch.block)};
-  Party current_party = party(role_of(c.flags), t, locate(c_pc));
-  std::uint8_t first = p.flags, second = c.flags;
+  Party recorded_party{role_of(p.by.flags()), locate(p_pc), true, unflatten(p_block, launch.grid),
+                       unflatten(p.by.thread(), launch.block)};
+  Party current_party = party(role_of(c.by.flags()), t, locate(c_pc));
+  std::uint8_t first = p.by.flags(), second = c.by.flags();
   // Blocks run side by side, so which of two racing blocks got there first is timing: the
   // report names the lower-numbered block first, the same whatever the number of cores.
   if (across && p_block > t->block->linear) std::swap(first, second), std::swap(recorded_party, current_party);
@@ -217,7 +259,7 @@ void report_race(const AccessRecord<Shared>& p, const Thread* t, const AccessRec
                             ? "the last barrier of the block was at " + locate(t->block->barrier.last).text()
                             : "no barrier has run since the kernel started";
     f.details.push_back("no barrier separates the two accesses (" + after + ")" +
-                        (p.thread / kWarpSize == t->warp ? "; the threads share a warp, but warps do not run in "
+                        (p.by.thread() / kWarpSize == t->warp ? "; the threads share a warp, but warps do not run in "
                                                            "lockstep: order them with __syncwarp()"
                                                          : ""));
   } else {
@@ -236,13 +278,14 @@ void report_race(const AccessRecord<Shared>& p, const Thread* t, const AccessRec
 template <bool Shared>
 void check_cell(Cell<Shared>& cell, Thread* t, const AccessRecord<Shared>& c, std::uintptr_t address) {
   auto conflicts = [&](const AccessRecord<Shared>& p) {
-    if (!recorded(p) || (p.mask & c.mask) == 0) return false;
+    if (!recorded(p) || (p.by.mask() & c.by.mask()) == 0) return false;
     if (ordered(p, t)) return false;
     const bool across = block_of(p, t) != t->block->linear;
-    return !(is_strong(p.flags, across) && is_strong(c.flags, across)) && !read_beside_atomic(p.flags, c.flags);
+    return !(is_strong(p.by.flags(), across) && is_strong(c.by.flags(), across)) &&
+           !read_beside_atomic(p.by.flags(), c.by.flags());
   };
   if (conflicts(cell.write)) report_race<Shared>(cell.write, t, c, address);
-  if (c.flags & kWrite) {
+  if (c.by.flags() & kWrite) {
     for (const AccessRecord<Shared>& r : cell.read)
       if (conflicts(r)) {
         report_race<Shared>(r, t, c, address);
@@ -253,7 +296,7 @@ void check_cell(Cell<Shared>& cell, Thread* t, const AccessRecord<Shared>& c, st
   }
   // Remember up to two readers: a later write by a third thread conflicts with one of them.
   if (replaceable(cell.read[0], c)) cell.read[0] = c;
-  else cell.read[1] = c;
+  else if (!covered<Shared>(cell.read[0], cell.read[1], c)) cell.read[1] = c;
 }
 
 }  // namespace
@@ -311,15 +354,16 @@ __attribute__((noinline)) void check_races(Thread* t, std::uintptr_t address, st
     }
   };
   if (in_shared(address)) {
-    SharedRecord c{b->race.run, b->barrier.interval, warp_epoch, pc_id, thread, flags, 0};
+    SharedRecord c{b->race.run, b->barrier.interval, warp_epoch, pc_id, Accessor(thread, flags, 0)};
     for_each_granule(memory::regions.shared_begin, [&](std::uintptr_t granule, std::uint8_t mask, std::uintptr_t at) {
-      c.mask = mask;
+      c.by = c.by.with_mask(mask);
       check_cell<true>(shared_shadow[granule], t, c, at);
     });
   } else {
-    GlobalRecord c{current_launch, b->linear, b->barrier.interval, b->race.clock, warp_epoch, pc_id, thread, flags, 0};
+    GlobalRecord c{current_launch, b->linear, b->barrier.interval, b->race.clock, warp_epoch, pc_id,
+                   Accessor(thread, flags, 0)};
     for_each_granule(memory::regions.global_begin, [&](std::uintptr_t granule, std::uint8_t mask, std::uintptr_t at) {
-      c.mask = mask;
+      c.by = c.by.with_mask(mask);
       if (!lock_global_cells) return check_cell<false>(global_shadow[granule], t, c, at);
       granule_locks.lock(granule);
       check_cell<false>(global_shadow[granule], t, c, at);

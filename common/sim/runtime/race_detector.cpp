@@ -333,6 +333,32 @@ void begin_block(Block& b) {
 
 namespace {
 
+// A shared-memory record's block run and interval, as one number.
+std::uint64_t epoch_of(const SharedRecord& r) { return r.run | std::uint64_t{r.interval} << 32; }
+
+// Whether r is an access of another thread in the interval `epoch`: the only kind check_cell can
+// find in conflict with an access of `thread`.
+bool by_other_thread_now(const SharedRecord& r, std::uint64_t epoch, std::uint16_t thread) {
+  return epoch_of(r) == epoch && r.by.thread() != thread;
+}
+
+// The common case of shared memory, a plain aligned 4-byte access: unless its cell holds an
+// access of another thread of this interval, nothing can conflict with it and only its record
+// is written; otherwise check_cell decides.
+void check_shared_word(Cell<true>& cell, Thread* t, const SharedRecord& c, std::uintptr_t address) {
+  const std::uint64_t epoch = epoch_of(c);
+  const std::uint16_t thread = c.by.thread();
+  if (by_other_thread_now(cell.write, epoch, thread)) return check_cell<true>(cell, t, c, address);
+  if (c.by.flags() & kWrite) {
+    if (by_other_thread_now(cell.read[0], epoch, thread) || by_other_thread_now(cell.read[1], epoch, thread))
+      return check_cell<true>(cell, t, c, address);
+    cell.write = c;
+    return;
+  }
+  if (!by_other_thread_now(cell.read[0], epoch, thread)) cell.read[0] = c;
+  else if (!covered<true>(cell.read[0], cell.read[1], c)) cell.read[1] = c;
+}
+
 // The race checks of an access to live device memory. Out of line, so that an access with race
 // checks off costs the bounds and validity check alone, without this function's stack frame.
 __attribute__((noinline)) void check_races(Thread* t, std::uintptr_t address, std::size_t bytes, std::uint8_t flags,
@@ -341,6 +367,10 @@ __attribute__((noinline)) void check_races(Thread* t, std::uintptr_t address, st
   const std::uint32_t pc_id = code_addresses.id(pc);
   const auto thread = static_cast<std::uint16_t>(t->linear);
   const std::uint32_t warp_epoch = t->warp_clock[t->lane];
+  if (in_shared(address) && bytes == kGranule && address % kGranule == 0 && !(flags & kAtomic)) {
+    const SharedRecord c{b->race.run, b->barrier.interval, warp_epoch, pc_id, Accessor(thread, flags, 0xF)};
+    return check_shared_word(shared_shadow[(address - memory::regions.shared_begin) / kGranule], t, c, address);
+  }
   // Each granule the access touches, with the bytes of it touched.
   auto for_each_granule = [&](std::uintptr_t begin, auto&& check) {
     std::uintptr_t offset = address - begin;

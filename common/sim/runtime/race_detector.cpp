@@ -333,30 +333,31 @@ void begin_block(Block& b) {
 
 namespace {
 
-// A shared-memory record's block run and interval, as one number.
+// Whether an earlier access r could conflict with c at all (check_cell decides whether it does):
+// an access of another thread in the same block run and interval, or in global memory also one
+// of another block of this launch.
 std::uint64_t epoch_of(const SharedRecord& r) { return r.run | std::uint64_t{r.interval} << 32; }
-
-// Whether r is an access of another thread in the interval `epoch`: the only kind check_cell can
-// find in conflict with an access of `thread`.
-bool by_other_thread_now(const SharedRecord& r, std::uint64_t epoch, std::uint16_t thread) {
-  return epoch_of(r) == epoch && r.by.thread() != thread;
+bool may_conflict(const SharedRecord& r, const SharedRecord& c) {
+  return epoch_of(r) == epoch_of(c) && r.by.thread() != c.by.thread();
+}
+bool may_conflict(const GlobalRecord& r, const GlobalRecord& c) {
+  return r.launch == c.launch && (r.block != c.block || (r.interval == c.interval && r.by.thread() != c.by.thread()));
 }
 
-// The common case of shared memory, a plain aligned 4-byte access: unless its cell holds an
-// access of another thread of this interval, nothing can conflict with it and only its record
-// is written; otherwise check_cell decides.
-void check_shared_word(Cell<true>& cell, Thread* t, const SharedRecord& c, std::uintptr_t address) {
-  const std::uint64_t epoch = epoch_of(c);
-  const std::uint16_t thread = c.by.thread();
-  if (by_other_thread_now(cell.write, epoch, thread)) return check_cell<true>(cell, t, c, address);
+// The common case, a plain aligned 4-byte access: unless its cell holds an access that may
+// conflict with it, only its record is written (what check_cell would do); otherwise check_cell
+// decides.
+template <bool Shared>
+void check_word(Cell<Shared>& cell, Thread* t, const AccessRecord<Shared>& c, std::uintptr_t address) {
+  if (may_conflict(cell.write, c)) return check_cell<Shared>(cell, t, c, address);
   if (c.by.flags() & kWrite) {
-    if (by_other_thread_now(cell.read[0], epoch, thread) || by_other_thread_now(cell.read[1], epoch, thread))
-      return check_cell<true>(cell, t, c, address);
+    if (may_conflict(cell.read[0], c) || may_conflict(cell.read[1], c)) return check_cell<Shared>(cell, t, c, address);
     cell.write = c;
     return;
   }
-  if (!by_other_thread_now(cell.read[0], epoch, thread)) cell.read[0] = c;
-  else if (!covered<true>(cell.read[0], cell.read[1], c)) cell.read[1] = c;
+  // A reader that may not conflict is replaceable (see check_cell).
+  if (!may_conflict(cell.read[0], c)) cell.read[0] = c;
+  else if (!covered<Shared>(cell.read[0], cell.read[1], c)) cell.read[1] = c;
 }
 
 // The race checks of an access to live device memory. Out of line, so that an access with race
@@ -367,9 +368,19 @@ __attribute__((noinline)) void check_races(Thread* t, std::uintptr_t address, st
   const std::uint32_t pc_id = code_addresses.id(pc);
   const auto thread = static_cast<std::uint16_t>(t->linear);
   const std::uint32_t warp_epoch = t->warp_clock[t->lane];
-  if (in_shared(address) && bytes == kGranule && address % kGranule == 0 && !(flags & kAtomic)) {
-    const SharedRecord c{b->race.run, b->barrier.interval, warp_epoch, pc_id, Accessor(thread, flags, 0xF)};
-    return check_shared_word(shared_shadow[(address - memory::regions.shared_begin) / kGranule], t, c, address);
+  if (bytes == kGranule && address % kGranule == 0 && !(flags & kAtomic)) {
+    if (in_shared(address)) {
+      const SharedRecord c{b->race.run, b->barrier.interval, warp_epoch, pc_id, Accessor(thread, flags, 0xF)};
+      return check_word<true>(shared_shadow[(address - memory::regions.shared_begin) / kGranule], t, c, address);
+    }
+    const GlobalRecord c{current_launch, b->linear, b->barrier.interval, b->race.clock, warp_epoch, pc_id,
+                         Accessor(thread, flags, 0xF)};
+    const std::uintptr_t granule = (address - memory::regions.global_begin) / kGranule;
+    if (!lock_global_cells) return check_word<false>(global_shadow[granule], t, c, address);
+    granule_locks.lock(granule);
+    check_word<false>(global_shadow[granule], t, c, address);
+    granule_locks.unlock(granule);
+    return;
   }
   // Each granule the access touches, with the bytes of it touched.
   auto for_each_granule = [&](std::uintptr_t begin, auto&& check) {

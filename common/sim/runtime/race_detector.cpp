@@ -324,6 +324,18 @@ void begin_block(Block& b) {
   b.race.clock = 1;
   b.race.published = 0;
   b.race.knows.clear();
+  // Lane clocks carry over from the slot's previous block: a thread knows less of another lane's
+  // clock than that lane's own value unless they synchronized after it, whatever came before, and
+  // records of earlier blocks are told apart by their run. So a block starts without clearing
+  // 128 bytes a thread, unless a clock nears its limit (or the threads are new: own clock 0).
+  constexpr std::uint32_t kClockLimit = std::uint32_t{1} << 30;
+  bool fresh = false;
+  for (unsigned i = 0; i < b.thread_count; ++i) {
+    const Thread& t = b.threads[i];
+    const std::uint32_t own = t.warp_clock[t.lane];
+    fresh |= own == 0 || own >= kClockLimit;
+  }
+  if (!fresh) return;
   for (unsigned i = 0; i < b.thread_count; ++i) {
     Thread& t = b.threads[i];
     t.warp_clock.fill(0);

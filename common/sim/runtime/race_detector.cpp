@@ -38,6 +38,9 @@ class CodeAddresses {
   std::uint32_t id(std::uintptr_t pc) {
     const std::uintptr_t offset = pc - base() + kNear;
     if (offset < 2 * kNear) return static_cast<std::uint32_t>(offset);
+    return far_id(pc);
+  }
+  __attribute__((noinline)) std::uint32_t far_id(std::uintptr_t pc) {
     std::lock_guard<std::mutex> lock(mutex_);
     auto [it, added] = far_ids_.try_emplace(pc, static_cast<std::uint32_t>(far_.size()));
     if (added) far_.push_back(pc);
@@ -276,7 +279,8 @@ void report_race(const AccessRecord<Shared>& p, const Thread* t, const AccessRec
 }
 
 template <bool Shared>
-void check_cell(Cell<Shared>& cell, Thread* t, const AccessRecord<Shared>& c, std::uintptr_t address) {
+__attribute__((noinline)) void check_cell(Cell<Shared>& cell, Thread* t, const AccessRecord<Shared>& c,
+                                          std::uintptr_t address) {
   auto conflicts = [&](const AccessRecord<Shared>& p) {
     if (!recorded(p) || (p.by.mask() & c.by.mask()) == 0) return false;
     if (ordered(p, t)) return false;
@@ -372,28 +376,13 @@ void check_word(Cell<Shared>& cell, Thread* t, const AccessRecord<Shared>& c, st
   else if (!covered<Shared>(cell.read[0], cell.read[1], c)) cell.read[1] = c;
 }
 
-// The race checks of an access to live device memory. Out of line, so that an access with race
-// checks off costs the bounds and validity check alone, without this function's stack frame.
-__attribute__((noinline)) void check_races(Thread* t, std::uintptr_t address, std::size_t bytes, std::uint8_t flags,
-                                           std::uintptr_t pc) {
+// The race checks of any access to live device memory, one granule at a time.
+__attribute__((noinline)) void check_races_by_granule(Thread* t, std::uintptr_t address, std::size_t bytes,
+                                                      std::uint8_t flags, std::uintptr_t pc) {
   const Block* b = t->block;
   const std::uint32_t pc_id = code_addresses.id(pc);
   const auto thread = static_cast<std::uint16_t>(t->linear);
   const std::uint32_t warp_epoch = t->warp_clock[t->lane];
-  if (bytes == kGranule && address % kGranule == 0 && !(flags & kAtomic)) {
-    if (in_shared(address)) {
-      const SharedRecord c{b->race.run, b->barrier.interval, warp_epoch, pc_id, Accessor(thread, flags, 0xF)};
-      return check_word<true>(shared_shadow[(address - memory::regions.shared_begin) / kGranule], t, c, address);
-    }
-    const GlobalRecord c{current_launch, b->linear, b->barrier.interval, b->race.clock, warp_epoch, pc_id,
-                         Accessor(thread, flags, 0xF)};
-    const std::uintptr_t granule = (address - memory::regions.global_begin) / kGranule;
-    if (!lock_global_cells) return check_word<false>(global_shadow[granule], t, c, address);
-    granule_locks.lock(granule);
-    check_word<false>(global_shadow[granule], t, c, address);
-    granule_locks.unlock(granule);
-    return;
-  }
   // Each granule the access touches, with the bytes of it touched.
   auto for_each_granule = [&](std::uintptr_t begin, auto&& check) {
     std::uintptr_t offset = address - begin;
@@ -423,6 +412,28 @@ __attribute__((noinline)) void check_races(Thread* t, std::uintptr_t address, st
       granule_locks.unlock(granule);
     });
   }
+}
+
+// The race checks of an access to live device memory. Out of line, so that an access with race
+// checks off costs the bounds and validity check alone, without this function's stack frame; and
+// lean for the common case, a plain aligned 4-byte access, with everything else further out.
+__attribute__((noinline)) void check_races(Thread* t, std::uintptr_t address, std::size_t bytes, std::uint8_t flags,
+                                           std::uintptr_t pc) {
+  if (bytes != kGranule || address % kGranule != 0 || (flags & kAtomic))
+    return check_races_by_granule(t, address, bytes, flags, pc);
+  const Block* b = t->block;
+  const Accessor by(static_cast<std::uint16_t>(t->linear), flags, 0xF);
+  const std::uint32_t warp_epoch = t->warp_clock[t->lane];
+  if (in_shared(address)) {
+    const SharedRecord c{b->race.run, b->barrier.interval, warp_epoch, code_addresses.id(pc), by};
+    return check_word<true>(shared_shadow[(address - memory::regions.shared_begin) / kGranule], t, c, address);
+  }
+  const GlobalRecord c{current_launch, b->linear, b->barrier.interval, b->race.clock, warp_epoch, code_addresses.id(pc), by};
+  const std::uintptr_t granule = (address - memory::regions.global_begin) / kGranule;
+  if (!lock_global_cells) return check_word<false>(global_shadow[granule], t, c, address);
+  granule_locks.lock(granule);
+  check_word<false>(global_shadow[granule], t, c, address);
+  granule_locks.unlock(granule);
 }
 
 // What a plain access (to live bytes that were written) does; also checked after an irregular one.

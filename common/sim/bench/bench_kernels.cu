@@ -14,7 +14,7 @@ void check(cudaError_t status, const char* what) {
   std::exit(EXIT_FAILURE);
 }
 
-__global__ void barrier_rounds_kernel(int* out, unsigned rounds) {
+__global__ void barrier_rounds_kernel(int* out, unsigned rounds, unsigned accesses) {
   // Double-buffered: each round reads the buffer the previous round wrote, so the one barrier
   // per round is all the ordering it needs.
   __shared__ int slots[2][kBarrierBlockThreads];
@@ -24,11 +24,12 @@ __global__ void barrier_rounds_kernel(int* out, unsigned rounds) {
   const unsigned neighbour = (t + 1) % blockDim.x;
   int sum = 0;
   slots[0][t] = static_cast<int>(t);
+  slots[1][t] = static_cast<int>(t);
   for (unsigned r = 0; r < rounds; ++r) {
     __syncthreads();
     const unsigned read = r % 2;
-    sum += slots[read][neighbour];
-    slots[read ^ 1][t] = sum;
+    if (accesses >= 1) sum += slots[read][neighbour];
+    if (accesses >= 2) slots[read ^ 1][t] = sum;
   }
   out[t] = sum;
 }
@@ -63,10 +64,14 @@ __global__ void add_carries(int* out, const int* scanned_sums, unsigned n) {
 
 }  // namespace
 
-void barrier_rounds(unsigned rounds) {
+void barrier_rounds(unsigned rounds, unsigned threads, unsigned accesses) {
   static int* out = nullptr;
   if (!out) check(cudaMalloc(&out, kBarrierBlockThreads * sizeof(int)), "cudaMalloc");
-  barrier_rounds_kernel<<<1, kBarrierBlockThreads>>>(out, rounds);
+  if (threads == 0 || threads > kBarrierBlockThreads) {
+    std::fprintf(stderr, "barrier_rounds: %u threads; 1 to %u supported\n", threads, kBarrierBlockThreads);
+    std::exit(EXIT_FAILURE);
+  }
+  barrier_rounds_kernel<<<1, threads>>>(out, rounds, accesses);
   check(cudaDeviceSynchronize(), "barrier_rounds_kernel");
 }
 

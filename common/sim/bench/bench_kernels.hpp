@@ -8,9 +8,10 @@ namespace scanlab::sim::bench {
 
 constexpr unsigned kBarrierBlockThreads = 1024;
 
-// One block of kBarrierBlockThreads threads; each of the `rounds` rounds is one __syncthreads()
-// with one shared-memory read and one write per thread around it.
-void barrier_rounds(unsigned rounds);
+// One block of `threads` threads (at most kBarrierBlockThreads); each of the `rounds` rounds is
+// one __syncthreads() followed by `accesses` shared-memory accesses per thread: 0, 1 (a read of
+// the neighbour's value) or 2 (and a write of the thread's own).
+void barrier_rounds(unsigned rounds, unsigned threads = kBarrierBlockThreads, unsigned accesses = 2);
 
 // Inclusive scan of n ints (n <= 2^20) by three kernels: scan sections of 1024 elements
 // (Kogge-Stone, double-buffered), scan the section sums in one block, add them back.

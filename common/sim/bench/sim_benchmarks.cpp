@@ -1,5 +1,5 @@
 // What the simulator costs: the price of one thread crossing one barrier (the unit that
-// dominates every lab), Kogge-Stone sections (independent 1024-element scans, the kernel other
+// dominates every lab), also taken apart by block size and accesses, Kogge-Stone sections (independent 1024-element scans, the kernel other
 // CPU runtimes are compared on), and a whole three-kernel scan of 2^20 elements, with and without
 // race detection; and how that scan scales with the OS threads that run blocks. The kernels are
 // in bench_kernels.cu, which runs on the simulator.
@@ -67,6 +67,22 @@ void BM_BarrierCrossing(benchmark::State& state) {
   state.counters["per_thread_barrier"] = time_per(crossings);
 }
 BENCHMARK(BM_BarrierCrossing)->ArgName("racecheck")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
+// The same crossing taken apart: a block of 32 threads (whose state stays in the L1 and L2
+// caches) or 1024, with no shared-memory access per round, one, or two (BM_BarrierCrossing).
+void BM_BarrierCrossingParts(benchmark::State& state) {
+  configure(state.range(0) != 0);
+  const auto threads = static_cast<unsigned>(state.range(1));
+  const auto accesses = static_cast<unsigned>(state.range(2));
+  for (auto _ : state) barrier_rounds(kBarrierRounds, threads, accesses);
+  const double crossings = static_cast<double>(threads) * kBarrierRounds;
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * crossings));
+  state.counters["per_thread_barrier"] = time_per(crossings);
+}
+BENCHMARK(BM_BarrierCrossingParts)
+    ->ArgNames({"racecheck", "threads", "accesses"})
+    ->ArgsProduct({{0, 1}, {32, kBarrierBlockThreads}, {0, 1, 2}})
+    ->Unit(benchmark::kMicrosecond);
 
 // Double-buffered Kogge-Stone over independent sections of 1024 ints, 1024 threads per block:
 // HierarchicalScan's first kernel alone, timed per thread and barrier.

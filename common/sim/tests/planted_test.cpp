@@ -284,6 +284,18 @@ std::vector<PlantedCase> planted_cases() {
   cases.push_back(bug("WarpVolatileScanWithoutSyncwarp", "warp_volatile_scan", "race",
                       threads_of_one_warp_a_stride_apart));
   cases.push_back(clean("WarpScanWithSyncwarp", "warp_volatile_scan", true));
+  // Eight blocks one after the other in one slot: each reuses the threads (and lane clocks) of
+  // the block before it, and __syncwarp still orders exactly what it orders.
+  cases.push_back(with_env(with_args(bug("WarpVolatileScanWithoutSyncwarpBlocksInOneSlot", "warp_volatile_scan", "race",
+                                         threads_of_one_warp_a_stride_apart),
+                                     {"8"}),
+                           {{"SCANLAB_SIM_RESIDENT_BLOCKS", "1"}}));
+  cases.push_back(with_env(with_args(clean("WarpScanWithSyncwarpBlocksInOneSlot", "warp_volatile_scan", true), {"8"}),
+                           {{"SCANLAB_SIM_RESIDENT_BLOCKS", "1"}}));
+  // A carry that both warps of a block read and the first reader resets after __syncwarp:
+  // found only through the second reader a shadow cell keeps.
+  cases.push_back(bug("CarryResetByItsFirstReader", "broadcast_then_update", "race"));
+  cases.push_back(clean("CarryResetAfterBarrier", "broadcast_then_update", true));
 
   // The blockIdx-ordered stream scan works when blocks happen to start in order ...
   cases.push_back(clean("StreamScanBlockIdxForward", "stream_scan", false));

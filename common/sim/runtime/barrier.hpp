@@ -18,7 +18,7 @@ enum class Kind : std::uint8_t { sync, count, all, any };
 struct Arrival {
   Site site;
   Kind kind = Kind::sync;
-  int predicate = 0;
+  bool predicate = false;
   int result = 0;
 };
 

@@ -336,7 +336,7 @@ void begin_block(Block& b) {
   bool fresh = false;
   for (unsigned i = 0; i < b.thread_count; ++i) {
     const Thread& t = b.threads[i];
-    const std::uint32_t own = t.warp_clock[t.lane];
+    const std::uint32_t own = t.warp_epoch;
     fresh |= own == 0 || own >= kClockLimit;
   }
   if (!fresh) return;
@@ -344,6 +344,7 @@ void begin_block(Block& b) {
     Thread& t = b.threads[i];
     t.warp_clock.fill(0);
     t.warp_clock[t.lane] = 1;
+    t.warp_epoch = 1;
   }
 }
 
@@ -382,7 +383,7 @@ __attribute__((noinline)) void check_races_by_granule(Thread* t, std::uintptr_t 
   const Block* b = t->block;
   const std::uint32_t pc_id = code_addresses.id(pc);
   const auto thread = static_cast<std::uint16_t>(t->linear);
-  const std::uint32_t warp_epoch = t->warp_clock[t->lane];
+  const std::uint32_t warp_epoch = t->warp_epoch;
   // Each granule the access touches, with the bytes of it touched.
   auto for_each_granule = [&](std::uintptr_t begin, auto&& check) {
     std::uintptr_t offset = address - begin;
@@ -423,7 +424,7 @@ __attribute__((noinline)) void check_races(Thread* t, std::uintptr_t address, st
     return check_races_by_granule(t, address, bytes, flags, pc);
   const Block* b = t->block;
   const Accessor by(static_cast<std::uint16_t>(t->linear), flags, 0xF);
-  const std::uint32_t warp_epoch = t->warp_clock[t->lane];
+  const std::uint32_t warp_epoch = t->warp_epoch;
   if (in_shared(address)) {
     const SharedRecord c{b->race.run, b->barrier.interval, warp_epoch, code_addresses.id(pc), by};
     return check_word<true>(shared_shadow[(address - memory::regions.shared_begin) / kGranule], t, c, address);
@@ -490,7 +491,7 @@ void join_lanes(Thread* warp_lanes, unsigned mask) {
   for (unsigned l = 0; l < kWarpSize; ++l) {
     if (!(mask & (1u << l))) continue;
     warp_lanes[l].warp_clock = joined;
-    warp_lanes[l].warp_clock[l] += 1;
+    warp_lanes[l].warp_epoch = warp_lanes[l].warp_clock[l] += 1;
   }
 }
 

@@ -21,23 +21,29 @@ struct Block;
 // blocks take turns.
 enum class Waiting : std::uint8_t { no, barrier, warp, serial_phase };
 
-struct Thread {
-  // What the scheduler touches at every switch comes first, in one cache line.
-  boost::context::fiber fiber;      // this CUDA thread while it is suspended
-  boost::context::fiber scheduler;  // the scheduler while this CUDA thread runs
+// Cache-line aligned, with what every barrier crossing touches in the first line and what the
+// kernel reads (its coordinates) in the second: a round visits every thread of a block, and for
+// 1024 threads the lines each one touches decide whether a block's state stays in the L2 cache.
+struct alignas(64) Thread {
+  boost::context::fiber fiber;  // this CUDA thread while it is suspended
   Block* block = nullptr;
   unsigned linear = 0;  // x + y*Dx + z*Dx*Dy, as CUDA numbers threads into warps
   unsigned lane = 0;
   unsigned warp = 0;
   bool exited = false;
   Waiting waiting = Waiting::no;
-  bool stored_since_yield = false;   // progress, for deadlock detection: set by whatever stores
-  bool in_serial_turn = false;       // resumed by the serial phase, until it suspends
-  bool used_serial_turn = false;     // its cross-block operation of this turn has run
-  std::uintptr_t last_yield_pc = 0;  // where it last spun, for deadlock reports
-  Coordinates coords;
+  bool stored_since_yield = false;  // progress, for deadlock detection: set by whatever stores
+  bool in_serial_turn = false;      // resumed by the serial phase, until it suspends
+  bool used_serial_turn = false;    // its cross-block operation of this turn has run
+  // race_detector.cpp: the thread's own lane clock (warp_clock[lane]), which every checked
+  // access stamps, kept in this line too.
+  std::uint32_t warp_epoch = 0;
+  barrier::Arrival barrier;  // barrier.cpp
 
-  barrier::Arrival barrier;                // barrier.cpp
+  Coordinates coords;
+  boost::context::fiber scheduler;   // the scheduler while this CUDA thread runs (serial phase)
+  std::uintptr_t last_yield_pc = 0;  // where it last spun, for deadlock reports
+
   race_detector::LaneClocks warp_clock{};  // race_detector.cpp
   warp::LaneExchange collective;           // warp.cpp
   counters::LaneTally counting;            // counters.cpp

@@ -135,15 +135,17 @@ void complete(Block& b, Group g, unsigned warp_index, Thread* caller) {
   b.progress = true;
 }
 
+__attribute__((noinline, cold)) void report_host_call(const char* name, Site site) {
+  Finding f;
+  f.kind = ReportKind::unsupported;
+  f.headline = std::string(name) + "() called from host code";
+  f.parties.push_back(host_party("call", locate(site)));
+  report(f);
+}
+
 Thread* calling_thread(const char* name, Site site) {
   Thread* t = current_thread;
-  if (!t) {
-    Finding f;
-    f.kind = ReportKind::unsupported;
-    f.headline = std::string(name) + "() called from host code";
-    f.parties.push_back(host_party("call", locate(site)));
-    report(f);
-  }
+  if (!t) report_host_call(name, site);
   return t;
 }
 
@@ -157,15 +159,16 @@ bool same_site(Site a, Site b) {
 
 }  // namespace
 
-std::uint64_t collective(CollectiveKind kind, unsigned mask, std::uint64_t value, int argument, int width,
-                         const char* name_or_null, Site site) {
-  const char* name = name_or_null ? name_or_null : collective_name(kind);
-  Thread* t = calling_thread(name, site);
-  if (!t) return value;
-  Block& b = *t->block;
-  Warp& w = b.warps[t->warp];
-  const unsigned bit = 1u << t->lane;
-  if (!(mask & bit))
+namespace {
+
+// What collective() does off its common path, out of line: their reports and copies would give
+// it a stack frame of hundreds of bytes, spreading what every thread suspended in a warp
+// intrinsic keeps on its stack over more cache lines.
+__attribute__((noinline, cold)) void report_bad_mask(Thread* t, CollectiveKind kind, unsigned mask, int width,
+                                                     const char* name, Site site) {
+  const Block& b = *t->block;
+  const Warp& w = b.warps[t->warp];
+  if (!(mask & (1u << t->lane)))
     mask_error(t, name, site, "the calling lane " + std::to_string(t->lane) + " is not in the mask " + hex(mask));
   if (mask & ~w.existing)
     mask_error(t, name, site,
@@ -176,29 +179,54 @@ std::uint64_t collective(CollectiveKind kind, unsigned mask, std::uint64_t value
                                   ", which have already exited");
   if (kind >= CollectiveKind::shfl_index && kind <= CollectiveKind::shfl_xor && (width < 1 || width > 32 || (width & (width - 1))))
     mask_error(t, name, site, "width " + std::to_string(width) + " is not a power of two from 1 to 32");
+}
+
+__attribute__((noinline)) std::size_t open_group(Warp& w, CollectiveKind kind, unsigned mask, int width,
+                                                 const char* name_or_null, Site site) {
+  Group g;
+  g.kind = kind;
+  g.name = name_or_null;
+  g.mask = mask;
+  g.width = width;
+  g.site = site;
+  w.pending.push_back(g);
+  return w.pending.size() - 1;
+}
+
+// The last lane of a collective has arrived: it completes, and the lanes that wait for it wake.
+__attribute__((noinline)) void complete_pending(Block& b, Warp& w, std::size_t index, Thread* last) {
+  Group done = w.pending[index];
+  w.pending.erase(w.pending.begin() + static_cast<std::ptrdiff_t>(index));
+  complete(b, done, last->warp, last);
+}
+
+}  // namespace
+
+std::uint64_t collective(CollectiveKind kind, unsigned mask, std::uint64_t value, int argument, int width,
+                         const char* name_or_null, Site site) {
+  const char* name = name_or_null ? name_or_null : collective_name(kind);
+  Thread* t = calling_thread(name, site);
+  if (!t) return value;
+  Block& b = *t->block;
+  Warp& w = b.warps[t->warp];
+  const unsigned bit = 1u << t->lane;
+  const bool is_shuffle = kind >= CollectiveKind::shfl_index && kind <= CollectiveKind::shfl_xor;
+  if (!(mask & bit) || (mask & ~w.existing) || (mask & w.exited) ||
+      (is_shuffle && (width < 1 || width > 32 || (width & (width - 1)))))
+    report_bad_mask(t, kind, mask, width, name, site);
   // A lane joins the collective of its mask and kind. Lanes of its mask may still be busy in
   // another collective (the two halves of a binary partition each reduce, then the tile syncs):
   // they come later. Collectives that can never complete are reported when the block is stuck.
   std::size_t index = w.pending.size();
   for (std::size_t i = 0; i < w.pending.size(); ++i)
     if (w.pending[i].mask == mask && w.pending[i].kind == kind) index = i;
-  if (index == w.pending.size()) {
-    Group g;
-    g.kind = kind;
-    g.name = name_or_null;
-    g.mask = mask;
-    g.width = width;
-    g.site = site;
-    w.pending.push_back(g);
-  }
+  if (index == w.pending.size()) index = open_group(w, kind, mask, width, name_or_null, site);
   Group& g = w.pending[index];
   t->collective.value = value;
   g.lane_argument[t->lane] = argument;
   g.arrived |= bit;
   if (g.arrived == g.mask) {
-    Group done = g;
-    w.pending.erase(w.pending.begin() + static_cast<std::ptrdiff_t>(index));
-    complete(b, done, t->warp, t);
+    complete_pending(b, w, index, t);
     return t->collective.result;
   }
   scheduler::wait(t, Waiting::warp);

@@ -1,8 +1,9 @@
 // What the simulator costs: the price of one thread crossing one barrier (the unit that
-// dominates every lab), also taken apart by block size and accesses, Kogge-Stone sections (independent 1024-element scans, the kernel other
-// CPU runtimes are compared on), and a whole three-kernel scan of 2^20 elements, with and without
-// race detection; and how that scan scales with the OS threads that run blocks. The kernels are
-// in bench_kernels.cu, which runs on the simulator.
+// dominates every lab), also taken apart by block size and accesses; Kogge-Stone sections
+// (independent 1024-element scans, the kernel other CPU runtimes are compared on); a whole
+// three-kernel scan of 2^20 elements; each with and without race detection; and how that scan
+// scales with the OS threads that run blocks. The kernels are in bench_kernels.cu, which runs on
+// the simulator.
 //   sim_benchmarks [--benchmark_filter=...] [--benchmark_min_time=...]
 #include <benchmark/benchmark.h>
 

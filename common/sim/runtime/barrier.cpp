@@ -116,20 +116,12 @@ void warn_barrier_after_exit(Block& b, const Thread& first) {
   report(f);
 }
 
-// Out of line: its report would otherwise give arrive_and_wait a stack frame of hundreds of
-// bytes, spreading what every suspended thread keeps on its stack over more cache lines.
-__attribute__((noinline, cold)) int report_host_call(Kind kind, const char* file, unsigned line) {
-  Finding f;
-  f.kind = ReportKind::unsupported;
-  f.headline = std::string(name_of(kind)) + "() called from host code";
-  f.parties.push_back(host_party("call", locate(Site{file, line})));
-  report(f);
-  return 0;
-}
-
 int arrive_and_wait(Kind kind, int predicate, const char* file, unsigned line) {
   Thread* t = current_thread;
-  if (!t) return report_host_call(kind, file, line);
+  if (!t) {
+    report_called_from_host(name_of(kind), Site{file, line});
+    return 0;
+  }
   t->barrier.site = Site{file, line};
   t->barrier.kind = kind;
   t->barrier.predicate = predicate != 0;

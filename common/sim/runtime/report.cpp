@@ -178,6 +178,14 @@ Party party(const char* role, const Thread* t, SourceLocation where) {
 
 Party host_party(const char* role, SourceLocation where) { return Party{role, std::move(where)}; }
 
+void report_called_from_host(const char* function, Site site) {
+  Finding f;
+  f.kind = ReportKind::unsupported;
+  f.headline = std::string(function) + "() called from host code";
+  f.parties.push_back(host_party("call", locate(site)));
+  report(f);
+}
+
 thread_local PendingFindings* pending_findings = nullptr;
 
 bool first_time(ReportKind kind, std::uintptr_t a, std::uintptr_t b) {

@@ -45,6 +45,11 @@ SourceLocation locate(Site site);
 Party party(const char* role, const Thread* t, SourceLocation where);
 Party host_party(const char* role, SourceLocation where);
 
+// A device-side function (a barrier, a warp intrinsic) that host code called. Out of line and
+// cold: the callers are on every thread's path, and a Finding in their frame would spread what a
+// suspended thread keeps on its stack over more cache lines.
+__attribute__((noinline, cold)) void report_called_from_host(const char* function, Site site);
+
 // Prints the finding, keeps it for take_reports(), appends it to $SCANLAB_SIM_REPORT_JSON.
 // While a block runs (pending_findings is set), its findings wait in the block's list instead.
 void report(const Finding& finding);

@@ -135,17 +135,9 @@ void complete(Block& b, Group g, unsigned warp_index, Thread* caller) {
   b.progress = true;
 }
 
-__attribute__((noinline, cold)) void report_host_call(const char* name, Site site) {
-  Finding f;
-  f.kind = ReportKind::unsupported;
-  f.headline = std::string(name) + "() called from host code";
-  f.parties.push_back(host_party("call", locate(site)));
-  report(f);
-}
-
 Thread* calling_thread(const char* name, Site site) {
   Thread* t = current_thread;
-  if (!t) report_host_call(name, site);
+  if (!t) report_called_from_host(name, site);
   return t;
 }
 
@@ -160,6 +152,12 @@ bool same_site(Site a, Site b) {
 }  // namespace
 
 namespace {
+
+// A shuffle's width must be a power of two from 1 to 32.
+bool bad_width(CollectiveKind kind, int width) {
+  const bool shuffle = kind >= CollectiveKind::shfl_index && kind <= CollectiveKind::shfl_xor;
+  return shuffle && (width < 1 || width > 32 || (width & (width - 1)));
+}
 
 // What collective() does off its common path, out of line: their reports and copies would give
 // it a stack frame of hundreds of bytes, spreading what every thread suspended in a warp
@@ -177,7 +175,7 @@ __attribute__((noinline, cold)) void report_bad_mask(Thread* t, CollectiveKind k
   if (mask & w.exited)
     mask_error(t, name, site, "the mask " + hex(mask) + " names lanes " + lane_list(mask & w.exited) +
                                   ", which have already exited");
-  if (kind >= CollectiveKind::shfl_index && kind <= CollectiveKind::shfl_xor && (width < 1 || width > 32 || (width & (width - 1))))
+  if (bad_width(kind, width))
     mask_error(t, name, site, "width " + std::to_string(width) + " is not a power of two from 1 to 32");
 }
 
@@ -210,9 +208,7 @@ std::uint64_t collective(CollectiveKind kind, unsigned mask, std::uint64_t value
   Block& b = *t->block;
   Warp& w = b.warps[t->warp];
   const unsigned bit = 1u << t->lane;
-  const bool is_shuffle = kind >= CollectiveKind::shfl_index && kind <= CollectiveKind::shfl_xor;
-  if (!(mask & bit) || (mask & ~w.existing) || (mask & w.exited) ||
-      (is_shuffle && (width < 1 || width > 32 || (width & (width - 1)))))
+  if (!(mask & bit) || (mask & ~w.existing) || (mask & w.exited) || bad_width(kind, width))
     report_bad_mask(t, kind, mask, width, name, site);
   // A lane joins the collective of its mask and kind. Lanes of its mask may still be busy in
   // another collective (the two halves of a binary partition each reduce, then the tile syncs):

@@ -279,7 +279,7 @@ void report_race(const AccessRecord<Shared>& p, const Thread* t, const AccessRec
 }
 
 template <bool Shared>
-__attribute__((noinline)) void check_cell(Cell<Shared>& cell, Thread* t, const AccessRecord<Shared>& c,
+__attribute__((noinline)) void check_cell(Cell<Shared>& cell, Thread* t, const AccessRecord<Shared> c,
                                           std::uintptr_t address) {
   auto conflicts = [&](const AccessRecord<Shared>& p) {
     if (!recorded(p) || (p.by.mask() & c.by.mask()) == 0) return false;
@@ -363,9 +363,11 @@ bool may_conflict(const GlobalRecord& r, const GlobalRecord& c) {
 
 // The common case, a plain aligned 4-byte access: unless its cell holds an access that may
 // conflict with it, only its record is written (what check_cell would do); otherwise check_cell
-// decides.
+// decides. The record comes by value, as it does to check_cell: passed by reference, it was
+// assembled on the stack field by field and then copied into the cell in one wide load, which
+// stalls on store forwarding.
 template <bool Shared>
-void check_word(Cell<Shared>& cell, Thread* t, const AccessRecord<Shared>& c, std::uintptr_t address) {
+void check_word(Cell<Shared>& cell, Thread* t, const AccessRecord<Shared> c, std::uintptr_t address) {
   if (may_conflict(cell.write, c)) return check_cell<Shared>(cell, t, c, address);
   if (c.by.flags() & kWrite) {
     if (may_conflict(cell.read[0], c) || may_conflict(cell.read[1], c)) return check_cell<Shared>(cell, t, c, address);

@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <string>
 #include <type_traits>
@@ -35,11 +37,10 @@ constexpr std::size_t kGranule = 4;
 // beside; an address farther away than that (a shared library) gets a number from a table.
 class CodeAddresses {
  public:
-  std::uint32_t id(std::uintptr_t pc) {
-    const std::uintptr_t offset = pc - base() + kNear;
-    if (offset < 2 * kNear) return static_cast<std::uint32_t>(offset);
-    return far_id(pc);
-  }
+  std::uint32_t id(std::uintptr_t pc) { return near(pc) ? near_id(pc) : far_id(pc); }
+  // Code linked beside the runtime, whose number takes no lookup.
+  static bool near(std::uintptr_t pc) { return pc - base() + kNear < 2 * kNear; }
+  static std::uint32_t near_id(std::uintptr_t pc) { return static_cast<std::uint32_t>(pc - base() + kNear); }
   __attribute__((noinline)) std::uint32_t far_id(std::uintptr_t pc) {
     std::lock_guard<std::mutex> lock(mutex_);
     auto [it, added] = far_ids_.try_emplace(pc, static_cast<std::uint32_t>(far_.size()));
@@ -101,6 +102,19 @@ struct GlobalRecord {
 };
 template <bool Shared>
 using AccessRecord = std::conditional_t<Shared, SharedRecord, GlobalRecord>;
+
+// Writes a shared-memory record into its cell as two 64-bit words and the accessor, from general
+// registers. Assigned whole, the compiler gathers the five 32-bit fields in a vector register and
+// keeps them on the stack, which gives the common path a stack frame.
+inline void put(SharedRecord& to, const SharedRecord& c) {
+  static_assert(offsetof(SharedRecord, interval) == 4 && offsetof(SharedRecord, pc) == 12, "fields in pairs");
+  const std::uint64_t epoch = c.run | std::uint64_t{c.interval} << 32;
+  const std::uint64_t origin = c.warp_epoch | std::uint64_t{c.pc} << 32;
+  std::memcpy(&to.run, &epoch, sizeof epoch);
+  std::memcpy(&to.warp_epoch, &origin, sizeof origin);
+  to.by = c.by;
+}
+inline void put(GlobalRecord& to, const GlobalRecord& c) { to = c; }
 
 // The last write and up to two readers of the current interval. A shared cell is one cache
 // line: the cell of every access of shared memory is one load away.
@@ -361,6 +375,37 @@ bool may_conflict(const GlobalRecord& r, const GlobalRecord& c) {
   return r.launch == c.launch && (r.block != c.block || (r.interval == c.interval && r.by.thread() != c.by.thread()));
 }
 
+// The record of thread t's access now, in shared or global memory.
+SharedRecord shared_record(const Thread* t, std::uint32_t pc_id, Accessor by) {
+  const Block* b = t->block;
+  return SharedRecord{b->race.run, b->barrier.interval, t->warp_epoch, pc_id, by};
+}
+GlobalRecord global_record(const Thread* t, std::uint32_t pc_id, Accessor by) {
+  const Block* b = t->block;
+  return GlobalRecord{current_launch, b->linear, b->barrier.interval, b->race.clock, t->warp_epoch, pc_id, by};
+}
+template <bool Shared>
+AccessRecord<Shared> record_of(const Thread* t, std::uint32_t pc_id, Accessor by) {
+  if constexpr (Shared) return shared_record(t, pc_id, by);
+  else return global_record(t, pc_id, by);
+}
+
+// check_cell for a word, from arguments that all travel in registers, so that the common path
+// reaches it by a jump and keeps no frame of its own on the fiber's stack.
+template <bool Shared>
+__attribute__((noinline)) void check_word_exactly(Cell<Shared>& cell, Thread* t, std::uintptr_t address,
+                                                  std::uint32_t pc_id, Accessor by) {
+  check_cell<Shared>(cell, t, record_of<Shared>(t, pc_id, by), address);
+}
+
+// A read while the cell's first reader may conflict with it: it takes the second place, unless
+// the two readers there stand for it (see covered()).
+template <bool Shared>
+__attribute__((noinline)) void remember_second_reader(Cell<Shared>& cell, Thread* t, std::uint32_t pc_id, Accessor by) {
+  const AccessRecord<Shared> c = record_of<Shared>(t, pc_id, by);
+  if (!covered<Shared>(cell.read[0], cell.read[1], c)) put(cell.read[1], c);
+}
+
 // The common case, a plain aligned 4-byte access: unless its cell holds an access that may
 // conflict with it, only its record is written (what check_cell would do); otherwise check_cell
 // decides. The record comes by value, as it does to check_cell: passed by reference, it was
@@ -368,15 +413,16 @@ bool may_conflict(const GlobalRecord& r, const GlobalRecord& c) {
 // stalls on store forwarding.
 template <bool Shared>
 void check_word(Cell<Shared>& cell, Thread* t, const AccessRecord<Shared> c, std::uintptr_t address) {
-  if (may_conflict(cell.write, c)) return check_cell<Shared>(cell, t, c, address);
+  if (may_conflict(cell.write, c)) return check_word_exactly<Shared>(cell, t, address, c.pc, c.by);
   if (c.by.flags() & kWrite) {
-    if (may_conflict(cell.read[0], c) || may_conflict(cell.read[1], c)) return check_cell<Shared>(cell, t, c, address);
-    cell.write = c;
+    if (may_conflict(cell.read[0], c) || may_conflict(cell.read[1], c))
+      return check_word_exactly<Shared>(cell, t, address, c.pc, c.by);
+    put(cell.write, c);
     return;
   }
   // A reader that may not conflict is replaceable (see check_cell).
-  if (!may_conflict(cell.read[0], c)) cell.read[0] = c;
-  else if (!covered<Shared>(cell.read[0], cell.read[1], c)) cell.read[1] = c;
+  if (!may_conflict(cell.read[0], c)) return put(cell.read[0], c);
+  return remember_second_reader<Shared>(cell, t, c.pc, c.by);
 }
 
 // The race checks of any access to live device memory, one granule at a time.
@@ -417,26 +463,30 @@ __attribute__((noinline)) void check_races_by_granule(Thread* t, std::uintptr_t 
   }
 }
 
-// The race checks of an access to live device memory. Out of line, so that an access with race
-// checks off costs the bounds and validity check alone, without this function's stack frame; and
-// lean for the common case, a plain aligned 4-byte access, with everything else further out.
-__attribute__((noinline)) void check_races(Thread* t, std::uintptr_t address, std::size_t bytes, std::uint8_t flags,
-                                           std::uintptr_t pc) {
-  if (bytes != kGranule || address % kGranule != 0 || (flags & kAtomic))
-    return check_races_by_granule(t, address, bytes, flags, pc);
-  const Block* b = t->block;
-  const Accessor by(static_cast<std::uint16_t>(t->linear), flags, 0xF);
-  const std::uint32_t warp_epoch = t->warp_epoch;
-  if (in_shared(address)) {
-    const SharedRecord c{b->race.run, b->barrier.interval, warp_epoch, code_addresses.id(pc), by};
-    return check_word<true>(shared_shadow[(address - memory::regions.shared_begin) / kGranule], t, c, address);
-  }
-  const GlobalRecord c{current_launch, b->linear, b->barrier.interval, b->race.clock, warp_epoch, code_addresses.id(pc), by};
+// A plain aligned 4-byte access to global memory, under its granule's lock when blocks run on
+// several OS threads.
+__attribute__((noinline)) void check_global_word(Thread* t, std::uintptr_t address, std::uint32_t pc_id, Accessor by) {
+  const GlobalRecord c = global_record(t, pc_id, by);
   const std::uintptr_t granule = (address - memory::regions.global_begin) / kGranule;
   if (!lock_global_cells) return check_word<false>(global_shadow[granule], t, c, address);
   granule_locks.lock(granule);
   check_word<false>(global_shadow[granule], t, c, address);
   granule_locks.unlock(granule);
+}
+
+// The race checks of an access to live device memory. Out of line, so that an access with race
+// checks off costs the bounds and validity check alone; and lean for the common case, a plain
+// aligned 4-byte access to shared memory, which leaves only by jumps: it keeps no frame on the
+// fiber's stack, whose lines a switch back to the thread would fetch again.
+__attribute__((noinline)) void check_races(Thread* t, std::uintptr_t address, std::size_t bytes, std::uint8_t flags,
+                                           std::uintptr_t pc) {
+  if (bytes != kGranule || address % kGranule != 0 || (flags & kAtomic) || !CodeAddresses::near(pc))
+    return check_races_by_granule(t, address, bytes, flags, pc);
+  const Accessor by(static_cast<std::uint16_t>(t->linear), flags, 0xF);
+  const std::uint32_t pc_id = CodeAddresses::near_id(pc);
+  if (!in_shared(address)) return check_global_word(t, address, pc_id, by);
+  return check_word<true>(shared_shadow[(address - memory::regions.shared_begin) / kGranule], t,
+                          shared_record(t, pc_id, by), address);
 }
 
 // What a plain access (to live bytes that were written) does; also checked after an irregular one.

@@ -41,8 +41,8 @@
 
 namespace scanlab::sim::detail {
 
-thread_local Thread* current_thread = nullptr;
-thread_local const Coordinates* current_coordinates = nullptr;
+__thread Thread* current_thread = nullptr;
+__thread const Coordinates* current_coordinates = nullptr;
 
 namespace {
 

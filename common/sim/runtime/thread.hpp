@@ -50,6 +50,7 @@ struct alignas(64) Thread {
 };
 
 // The CUDA thread running now (null in host code); one simulator runs per OS thread at a time.
-extern thread_local Thread* current_thread __attribute__((tls_model("initial-exec")));
+// __thread, like current_coordinates: every access hook reads it, without an initializer check.
+extern __thread Thread* current_thread __attribute__((tls_model("initial-exec")));
 
 }  // namespace scanlab::sim::detail

@@ -443,8 +443,10 @@ struct Coordinates {
   dim3 block_dim;
   dim3 grid_dim;
 };
-// The coordinates of the CUDA thread running on this OS thread; null in host code.
-extern thread_local const Coordinates* current_coordinates __attribute__((tls_model("initial-exec")));
+// The coordinates of the CUDA thread running on this OS thread; null in host code. __thread
+// rather than thread_local: a thread_local declared extern is reached through a check for a
+// dynamic initializer at every use, and threadIdx is read all the time.
+extern __thread const Coordinates* current_coordinates __attribute__((tls_model("initial-exec")));
 const Coordinates& coordinates_or_die(const char* name, const char* file, unsigned line);
 inline const Coordinates& coords(const char* name, const char* file = __builtin_FILE(),
                                  unsigned line = __builtin_LINE()) {

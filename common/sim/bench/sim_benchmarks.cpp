@@ -70,13 +70,15 @@ void BM_BarrierCrossing(benchmark::State& state) {
 BENCHMARK(BM_BarrierCrossing)->ArgName("racecheck")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 
 // The same crossing taken apart: a block of 32 threads (whose state stays in the L1 and L2
-// caches) or 1024, with no shared-memory access per round, one, or two (BM_BarrierCrossing).
+// caches) or 1024, with no shared-memory access per round, one, or two (BM_BarrierCrossing); and
+// the checked crossing with two accesses at the block sizes between, where a block's state
+// outgrows the L2 cache.
 void BM_BarrierCrossingParts(benchmark::State& state) {
   configure(state.range(0) != 0);
   const auto threads = static_cast<unsigned>(state.range(1));
   const auto accesses = static_cast<unsigned>(state.range(2));
   // As many crossings per launch whatever the block size, so that the launch weighs the same.
-  const unsigned rounds = kBarrierRounds * (kBarrierBlockThreads / threads);
+  const unsigned rounds = kBarrierRounds * kBarrierBlockThreads / threads;
   for (auto _ : state) barrier_rounds(rounds, threads, accesses);
   const double crossings = static_cast<double>(threads) * rounds;
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * crossings));
@@ -85,6 +87,7 @@ void BM_BarrierCrossingParts(benchmark::State& state) {
 BENCHMARK(BM_BarrierCrossingParts)
     ->ArgNames({"racecheck", "threads", "accesses"})
     ->ArgsProduct({{0, 1}, {32, kBarrierBlockThreads}, {0, 1, 2}})
+    ->ArgsProduct({{1}, {128, 256, 512, 768}, {2}})
     ->Unit(benchmark::kMicrosecond);
 
 // Double-buffered Kogge-Stone over independent sections of 1024 ints, 1024 threads per block:

@@ -77,7 +77,8 @@ void BM_BarrierCrossingParts(benchmark::State& state) {
   configure(state.range(0) != 0);
   const auto threads = static_cast<unsigned>(state.range(1));
   const auto accesses = static_cast<unsigned>(state.range(2));
-  // As many crossings per launch whatever the block size, so that the launch weighs the same.
+  // As many crossings per launch whatever the block size (to within a round), so that the launch
+  // weighs the same.
   const unsigned rounds = kBarrierRounds * kBarrierBlockThreads / threads;
   for (auto _ : state) barrier_rounds(rounds, threads, accesses);
   const double crossings = static_cast<double>(threads) * rounds;

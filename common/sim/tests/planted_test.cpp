@@ -358,6 +358,18 @@ std::vector<PlantedCase> planted_cases() {
   too_large.stdout_contains = "launch status: cudaErrorInvalidValue";
   cases.push_back(too_large);
 
+  // A barrier called from host code: reported at each call, with the host as the only party.
+  cases.push_back(bug("BarrierCalledFromHostCode", "barrier_from_host", "unsupported",
+                      stderr_says({"__syncthreads() called from host code", "__syncthreads_count() called from host code"},
+                                  [](const Outcome& o) {
+                                    for (const JsonReport& r : o.reports) {
+                                      ASSERT_EQ(r.parties.size(), 1u);
+                                      EXPECT_EQ(r.parties[0].role, "call");
+                                      EXPECT_FALSE(r.parties[0].block);
+                                    }
+                                  })));
+  cases.push_back(clean("BarrierOnlyInTheKernel", "barrier_from_host", true));
+
   PlantedCase cg_scan = clean("CooperativeGroupsScanAndVotes", "cooperative_groups_scan", false);
   cg_scan.stdout_contains = "block scans, sums and tile votes of 1024 elements match the host's";
   cases.push_back(cg_scan);

@@ -6,12 +6,14 @@ machine's own packages and tools do not matter."""
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 import unittest
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 SCRIPT = REPO / "common" / "bin" / "prerequisites"
+SIMCC = REPO / "common" / "bin" / "simcc"
 LIST = REPO / "common" / "setup" / "debian-packages.txt"
 UTILITIES = ("bash", "env", "grep", "mktemp", "tail", "rm", "dirname", "true")
 
@@ -57,12 +59,23 @@ class PrerequisitesTest(unittest.TestCase):
         self.log = Path(tmp.name) / "log"
         self.log.touch()
 
+    def environment(self, installed, uid="1000", sudo="no", apt_status="0", skip=""):
+        return dict(os.environ, PATH=str(self.bin), FAKE_INSTALLED=" ".join(installed),
+                    FAKE_UID=uid, FAKE_SUDO=sudo, FAKE_LOG=str(self.log), FAKE_APT_STATUS=apt_status,
+                    SCANLAB_SKIP_PREREQUISITES=skip)
+
     def run_script(self, installed, uid="1000", sudo="no", purpose="grade", apt_status="0", backend="sim",
                    skip=""):
-        env = dict(os.environ, PATH=str(self.bin), FAKE_INSTALLED=" ".join(installed),
-                   FAKE_UID=uid, FAKE_SUDO=sudo, FAKE_LOG=str(self.log), FAKE_APT_STATUS=apt_status,
-                   SCANLAB_SKIP_PREREQUISITES=skip)
+        env = self.environment(installed, uid, sudo, apt_status, skip)
         return subprocess.run([str(SCRIPT), purpose, "--backend", backend], env=env, capture_output=True,
+                              text=True, timeout=60)
+
+    def run_simcc(self, installed, uid="1000", sudo="no", apt_status="0"):
+        """simcc on a file that does not exist: once the prerequisites are there, it gets as far
+        as the host compiler, which is not on this PATH (nor python3: simcc is started by this
+        interpreter, so that the stand-ins decide whether the python3 package is there)."""
+        env = self.environment(installed, uid, sudo, apt_status)
+        return subprocess.run([sys.executable, str(SIMCC), "missing.cu", "-o", "missing"], env=env, capture_output=True,
                               text=True, timeout=60)
 
     def apt_calls(self):
@@ -135,6 +148,31 @@ class PrerequisitesTest(unittest.TestCase):
         proc = self.run_script([], uid="0", apt_status="100")
         self.assertEqual(proc.returncode, 2)
         self.assertIn("apt-get could not install", proc.stderr)
+
+    def test_simcc_on_a_fresh_machine_names_the_packages_and_builds_nothing(self):
+        have = [p for p in packages("grade") if p not in ("python3-clang", "libboost-context-dev")]
+        proc = self.run_simcc(have)
+        self.assertEqual(proc.returncode, 2)
+        self.assertEqual(self.apt_calls(), [])
+        self.assertEqual(proc.stderr.splitlines(), [
+            "scanlab: these Debian packages are missing: libboost-context-dev python3-clang",
+            "scanlab: install them with:  sudo apt-get install libboost-context-dev python3-clang",
+        ])
+
+    def test_simcc_as_root_installs_what_grade_installs(self):
+        have = [p for p in packages("grade") if p not in ("python3-clang", "libboost-context-dev")]
+        proc = self.run_simcc(have, uid="0")
+        self.assertIn("installing missing Debian packages: libboost-context-dev python3-clang", proc.stderr)
+        self.assertEqual(self.apt_calls()[1],
+                         "apt-get install -y -qq --no-install-recommends libboost-context-dev python3-clang")
+        # Then it goes on to build, and stops only at the missing host compiler or source file.
+        self.assertNotIn("these Debian packages are missing", proc.stderr)
+
+    def test_simcc_with_everything_there_goes_straight_to_the_build(self):
+        proc = self.run_simcc(packages("grade"))
+        self.assertEqual(self.apt_calls(), [])
+        self.assertNotIn("scanlab:", proc.stderr)
+        self.assertNotEqual(proc.returncode, 0)  # missing.cu and the compiler are not there
 
     def test_unknown_argument(self):
         proc = subprocess.run([str(SCRIPT), "everything"], capture_output=True, text=True, timeout=60)

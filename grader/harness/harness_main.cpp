@@ -9,7 +9,8 @@
 //   {"seq":0,"type":"plan","tests":["Suite.Name",...]}
 //   {"seq":1,"type":"start","test":"Suite.Name"}
 //   {"seq":2,"type":"end","test":"Suite.Name","result":"pass|fail|skip","ms":3,
-//    "measured":["..."],"failures":[{"file":"...","line":12,"message":"..."}]}
+//    "measured":["..."],"failures":[{"file":"...","line":12,"message":"..."}],
+//    "findings":[{"kind":"race","error":true,"text":"<the simulator's report>"}]}
 //   {"seq":N,"type":"complete","count":<tests ended>}
 // The grader rejects records with a wrong signature or sequence number, so lab
 // code can neither forge a pass nor hide a crash, hang or early exit.
@@ -30,12 +31,15 @@
 
 #ifdef SCANLAB_SIM
 #include <scanlab/sim/diagnostics.hpp>
+
+#include "../labs/common/sim_reports.hpp"
 #endif
 
 namespace {
 
 constexpr std::size_t kKeyBytes = 32;
 constexpr std::size_t kMaxFailuresPerTest = 8;
+constexpr std::size_t kMaxFindingsPerTest = 16;
 constexpr std::size_t kMaxMessageBytes = 4000;
 constexpr int kExitNoKey = 70;  // the grader asked for a report but the key was unreadable
 
@@ -178,6 +182,12 @@ class ResultRecorder : public testing::EmptyTestEventListener {
 
   void OnTestStart(const testing::TestInfo& info) override {
     failures_.clear();
+#ifdef SCANLAB_SIM
+    // Each test hears of every place it reaches, even one an earlier test reported.
+    scanlab::sim::take_reports();
+    scanlab::sim::forget_reported_places();
+    scanlab::grading::reports_of_this_test().clear();
+#endif
     std::string body = ",\"type\":\"start\",\"test\":";
     append_json_string(body, full_name(info));
     g_channel.send(body);
@@ -218,12 +228,31 @@ class ResultRecorder : public testing::EmptyTestEventListener {
       if (i != 0) body += ',';
       body += failures_[i];
     }
-    body += ']';
+    body += "],\"findings\":[" + findings() + ']';
     g_channel.send(body);
     ++ended_;
   }
 
  private:
+  // The simulator's reports made while the test ran, whether a check looked at them or not.
+  static std::string findings() {
+    std::string list;
+#ifdef SCANLAB_SIM
+    scanlab::grading::take_simulator_reports();
+    std::vector<scanlab::sim::Report>& reports = scanlab::grading::reports_of_this_test();
+    for (std::size_t i = 0; i < reports.size() && i < kMaxFindingsPerTest; ++i) {
+      if (i != 0) list += ',';
+      list += "{\"kind\":";
+      append_json_string(list, scanlab::sim::to_string(reports[i].kind));
+      list += std::string(",\"error\":") + (reports[i].is_error ? "true" : "false") + ",\"text\":";
+      append_json_string(list, truncated(reports[i].text.c_str()));
+      list += '}';
+    }
+    reports.clear();
+#endif
+    return list;
+  }
+
   std::vector<std::string> failures_;
   std::size_t ended_ = 0;
 };

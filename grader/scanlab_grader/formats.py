@@ -9,6 +9,7 @@ import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 
+from . import findings as findings_of
 from .grading import CheckResult, LabResult
 
 FORMATS = ("text", "json", "junit", "gradescope", "prairielearn", "classroom")
@@ -54,6 +55,7 @@ def _check_text(lab: LabResult, c: CheckResult) -> str:
     lines.extend(f"measured: {m}" for m in c.measured)
     if c.status == "pass":
         lines.append(f"PASS ({len(c.tests)} tests)")
+        lines.extend(findings_of.detail_lines(c.findings))  # a warning, or an error another check judges
     elif c.status == "skip":
         lines.append(f"SKIPPED: {c.reason}")
     else:
@@ -119,6 +121,11 @@ def render_text(report: Report, color: bool = False) -> str:
 
 # ----------------------------------------------------------------------------- json
 
+def _finding_doc(f: findings_of.Finding) -> dict:
+    return {"kind": f.kind, "error": f.error, "headline": f.headline, "count": f.count,
+            "places": [{"role": p.role, "file": p.file, "line": p.line} for p in f.places]}
+
+
 def render_json(report: Report) -> str:
     doc = {
         "backend": report.backend,
@@ -133,7 +140,7 @@ def render_json(report: Report) -> str:
                 "id": c.check.id, "title": c.check.title, "category": c.check.category,
                 "status": c.status, "kind": c.kind, "reason": c.reason, "details": c.details,
                 "points": _num(c.points), "max_points": _num(c.max_points), "tests": c.tests,
-                "measured": c.measured,
+                "measured": c.measured, "findings": [_finding_doc(f) for f in c.findings],
             } for c in l.checks],
         } for l in report.labs],
     }
@@ -183,7 +190,9 @@ def render_junit(report: Report) -> str:
                 elem.text = _xml_text("\n".join(c.details))
                 counts["errors" if tag == "error" else "failures"] += 1
             out = ET.SubElement(case, "system-out")
-            out.text = _xml_text(f"{c.check.title}\npoints: {_pts(c.points, c.max_points)}\ntests: {', '.join(c.tests)}")
+            found = findings_of.detail_lines(c.findings) if c.status != "fail" else []  # a failure's text has them
+            out.text = _xml_text("\n".join([c.check.title, f"points: {_pts(c.points, c.max_points)}",
+                                             f"tests: {', '.join(c.tests)}"] + found))
         if lab.notes:  # the schema's place for what concerns the whole suite
             ET.SubElement(suite, "system-out").text = _xml_text("\n".join(f"note: {n}" for n in lab.notes))
         for k, v in counts.items():
@@ -286,6 +295,14 @@ def render_prairielearn(report: Report) -> str:
 # their `result` output. This format writes that base64 text; see grader/README.md
 # for the workflow step.
 
+def _first_lab_place(lab: LabResult, c: CheckResult) -> findings_of.Place | None:
+    """The student's line a failed check names first: its first finding's place in the lab's files."""
+    for f in c.findings:
+        if f.error and (places := f.lab_places(lab.lab.dir)):
+            return places[0]
+    return None
+
+
 def classroom_payload(report: Report) -> dict:
     tests = []
     for lab in report.labs:
@@ -293,6 +310,7 @@ def classroom_payload(report: Report) -> dict:
             if c.status == "skip":
                 continue
             status = "pass" if c.status == "pass" else ("error" if c.kind in _ERROR_KINDS else "fail")
+            place = _first_lab_place(lab, c) if c.status == "fail" else None
             tests.append({
                 "name": f"Lab {lab.lab.number} {c.check.id}",
                 "status": status,
@@ -301,8 +319,8 @@ def classroom_payload(report: Report) -> dict:
                 "message": "\n".join([f"note: {n}" for n in lab.notes] + [f"measured: {m}" for m in c.measured] +
                                       ([] if c.status == "pass" else [c.reason] + c.details)),
                 "test_code": c.check.tests,
-                "filename": "",
-                "line_no": 0,
+                "filename": place.file if place else "",
+                "line_no": place.line if place else 0,
                 "duration": int(c.seconds * 1000),
             })
     statuses = {t["status"] for t in tests}

@@ -9,7 +9,7 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import gtest_filter, linkage
+from . import findings as findings_of, gtest_filter, linkage
 from .build import BuildTree, earlier_labs_dir, first_errors
 from .manifest import Check, Lab
 from .runner import Limits, SuiteRun, TestOutcome, run_suite
@@ -36,6 +36,7 @@ class CheckResult:
     tests: list[str] = field(default_factory=list)
     seconds: float = 0.0
     measured: list[str] = field(default_factory=list)  # what its tests measured, shown beside pass/fail
+    findings: list[findings_of.Finding] = field(default_factory=list)  # the simulator's reports, once per place
 
     @property
     def points(self) -> float:
@@ -116,7 +117,18 @@ def _backend_cannot_grade(check: Check, backend: str) -> CheckResult | None:
     return None
 
 
-def evaluate_check(check: Check, suite: SuiteRun, target: str) -> CheckResult:
+def _findings(outcomes: list[TestOutcome], repo: Path | None) -> list[findings_of.Finding]:
+    """The simulator's reports while the tests ran, each place once: those the test's result
+    carried, and for a test that died, those it printed last."""
+    found: list[findings_of.Finding] = []
+    for o in outcomes:
+        found += findings_of.from_records(o.findings, repo)
+        if o.status in ("crash", "timeout", "memory", "exit"):
+            found += findings_of.parse("\n".join(d[2:] for d in o.details), repo=repo)
+    return findings_of.merge(found)
+
+
+def evaluate_check(check: Check, suite: SuiteRun, target: str, repo: Path | None = None) -> CheckResult:
     matched = gtest_filter.select(check.tests, suite.plan or [])
     if not matched:
         return CheckResult(check, "fail", "manifest",
@@ -125,21 +137,24 @@ def evaluate_check(check: Check, suite: SuiteRun, target: str) -> CheckResult:
     bad = [o for o in outcomes if o.status != "pass"]
     seconds = sum(o.ms for o in outcomes) / 1000.0
     measured = [m for o in outcomes for m in o.measured]
+    found = _findings(outcomes, repo)
     if not bad:
-        return CheckResult(check, "pass", tests=matched, seconds=seconds, measured=measured)
+        return CheckResult(check, "pass", tests=matched, seconds=seconds, measured=measured, findings=found)
     first = bad[0]
-    reason = first.reason or f"{first.name}: {first.status}"
+    reason = findings_of.student_paths_in(first.reason or f"{first.name}: {first.status}", repo)
     if len(bad) > 1:
         reason = f"{_one_line(reason)} (+{len(bad) - 1} more failing)"
     kind = {"fail": "assertion", "skip": "skipped-test"}.get(first.status, first.status)
-    details: list[str] = []
+    details: list[str] = findings_of.detail_lines(found)
     for o in bad[:3]:
         if len(bad) > 1 or o.status == "fail":
             details.append(f"{o.name}:" if o.status == "fail" else o.reason)
         details.extend("    " + d for d in o.details[:16])
     if len(bad) > 3:
         details.append(f"... and {len(bad) - 3} more failing tests: " + ", ".join(o.name for o in bad[3:8]))
-    return CheckResult(check, "fail", kind, _one_line(reason), details[:MAX_DETAIL_LINES], matched, seconds, measured)
+    details = [findings_of.student_paths_in(d, repo) for d in details[:MAX_DETAIL_LINES]]
+    return CheckResult(check, "fail", kind, _one_line(reason), details, matched,
+                       seconds, measured, found)
 
 
 def _sanitizer_report(log: Path) -> list[str]:
@@ -185,7 +200,7 @@ def _run_sanitizers(opts: Options, lab: Lab, binary: Path, result: CheckResult, 
             why = suite.tampered or suite.error
             return CheckResult(result.check, "fail", "tampered" if suite.tampered else "crash",
                                _one_line(f"under compute-sanitizer {tool}: {why}"), [], result.tests)
-        under = evaluate_check(result.check, suite, lab.target)
+        under = evaluate_check(result.check, suite, lab.target, opts.repo)
         if under.status != "pass":
             under.reason = _one_line(f"under compute-sanitizer {tool}: {under.reason}")
             return under
@@ -343,7 +358,7 @@ def grade_lab(lab: Lab, opts: Options, tree: BuildTree | None, configure_error: 
         if (skipped := _backend_cannot_grade(check, opts.backend)) is not None:
             results.append(skipped)
             continue
-        result = evaluate_check(check, suite, lab.target)
+        result = evaluate_check(check, suite, lab.target, opts.repo)
         if (opts.backend == "cuda" and opts.sanitize and result.status == "pass"
                 and check.category in SANITIZERS):
             result = _run_sanitizers(opts, lab, binary, result, log_dir, env)

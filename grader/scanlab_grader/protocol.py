@@ -35,6 +35,7 @@ class Ended:
     ms: int
     failures: list[dict]
     measured: list[str] = field(default_factory=list)  # what the test measured, for the report
+    findings: list[dict] = field(default_factory=list)  # the simulator's reports: kind, error, text
 
 
 @dataclass
@@ -109,7 +110,8 @@ class RecordStream:
         elif kind == "end":
             name = str(rec.get("test"))
             self.ended[name] = Ended(name, str(rec.get("result")), int(rec.get("ms", 0)),
-                                     list(rec.get("failures", [])), [str(m) for m in rec.get("measured", [])])
+                                     list(rec.get("failures", [])), [str(m) for m in rec.get("measured", [])],
+                                     [f for f in rec.get("findings", []) if isinstance(f, dict)])
             self.order.append(name)
             self.current = None
         elif kind == "complete":

@@ -46,6 +46,7 @@ class TestOutcome:
     details: list[str] = field(default_factory=list)
     ms: int = 0
     measured: list[str] = field(default_factory=list)  # what the test measured, beside pass or fail
+    findings: list[dict] = field(default_factory=list)  # the simulator's reports while it ran (protocol.Ended)
 
 
 @dataclass
@@ -287,16 +288,17 @@ def run_suite(cmd_for: Callable[[str | None, int], list[str]], *, env: dict[str,
             suite.plan = stream.plan
         for name, ended in stream.ended.items():
             if ended.result == "pass":
-                suite.outcomes[name] = TestOutcome(name, "pass", ms=ended.ms, measured=ended.measured)
+                suite.outcomes[name] = TestOutcome(name, "pass", ms=ended.ms, measured=ended.measured,
+                                                   findings=ended.findings)
             elif ended.result == "skip":
                 details = _failure_lines(ended.failures, repo)
                 why = _summary(ended.failures, repo) if ended.failures else "no reason given"
                 suite.outcomes[name] = TestOutcome(name, "skip", f"{name} was skipped: {why}", details,
-                                                   ended.ms)
+                                                   ended.ms, findings=ended.findings)
             else:
                 details = _failure_lines(ended.failures, repo)
                 suite.outcomes[name] = TestOutcome(name, "fail", f"{name} failed: {_summary(ended.failures, repo)}",
-                                                   details, ended.ms, ended.measured)
+                                                   details, ended.ms, ended.measured, ended.findings)
         if stream.tampered:
             suite.tampered = stream.tampered
             return suite

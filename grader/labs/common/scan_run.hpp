@@ -11,18 +11,22 @@
 #include <cstddef>
 #include <cstdint>
 #include <exception>
+#include <string>
 #include <vector>
 
 #include "scan_compare.hpp"
 #include "scanlab/cuda_check.hpp"
 #include "scanlab/error_bound.hpp"
 #include "scanlab/reference_scan.hpp"
+#include "sim_reports.hpp"
 #include "test_array.hpp"
 
 namespace scanlab::grading {
 
 // Runs `work` (a call into lab code) and, for device work, waits for it: an exception, a
-// launch error or an error of the kernel itself (illegal address, ...) fails the check.
+// launch error or an error of the kernel itself (illegal address, ...) fails the check, and
+// the message names what the simulator reported behind it (the launch and its configuration,
+// the access out of bounds). Reports of synchronization are left to the race-freedom checks.
 template <class Work>
 ::testing::AssertionResult call_lab(Space space, Work&& work) {
     try {
@@ -32,7 +36,10 @@ template <class Work>
             SCANLAB_CUDA_CHECK(cudaDeviceSynchronize());
         }
     } catch (const std::exception& error) {
-        return ::testing::AssertionFailure() << "the lab code failed: " << error.what();
+        const std::string cause = simulator_errors_in_brief();
+        auto failure = ::testing::AssertionFailure() << "the lab code failed: " << error.what();
+        if (!cause.empty()) failure << "; the simulator reported: " << cause;
+        return failure;
     }
     return ::testing::AssertionSuccess();
 }

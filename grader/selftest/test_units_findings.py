@@ -1,0 +1,112 @@
+"""The simulator's reports as the grader shows them: read back from the report text, written
+with the student's paths, each place once under its check, and carried by every output format."""
+
+import base64
+import json
+import sys
+import unittest
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+from scanlab_grader import findings, formats  # noqa: E402
+from scanlab_grader.grading import CheckResult, LabResult, evaluate_check  # noqa: E402
+from scanlab_grader.manifest import Check, Lab  # noqa: E402
+from scanlab_grader.runner import SuiteRun, TestOutcome  # noqa: E402
+
+REPO = Path("/home/kit")
+STAGED = "/home/kit/build/grade/submissions/stu-68896021/02-kogge-stone/kogge_stone.cu"
+RACE = (f"scanlab-sim: error: data race (read-after-write) on shared memory\n"
+        f"  write: {STAGED}:56 (in void block_scan_inplace<int, Plus<int> >(int*, unsigned int))  "
+        f"block (0,0,0) thread (1,0,0)\n"
+        f"  read:  /home/kit/common/include/scanlab/affine_map.hpp:47  block (0,0,0) thread (2,0,0)\n"
+        f"  location: shared variable 'shared_bytes' (declared at {STAGED}:112), byte 8 of 256\n"
+        f"  reproduce with: SCANLAB_SIM_SEED=1\n")
+LAUNCH = (f"scanlab-sim: error: invalid kernel launch: a grid or block dimension is 0\n"
+          f"  launch: {STAGED}:168\n"
+          f"  the kernel did not run; cudaGetLastError() returns cudaErrorInvalidValue\n")
+
+CHECK = Check("race-freedom-inplace", "In-place scan has no race", "race-freedom", "Lab02RaceFreedom.*", 10)
+LAB = Lab("02", "Kogge-Stone scan", "02-kogge-stone", (CHECK,))
+
+
+def suite_with(*outcomes):
+    return SuiteRun(plan=[o.name for o in outcomes], outcomes={o.name: o for o in outcomes})
+
+
+class FindingsTest(unittest.TestCase):
+    def test_a_report_is_read_with_the_students_paths(self):
+        [race] = findings.parse(RACE, "race", True, REPO)
+        self.assertEqual(race.kind, "race")
+        self.assertEqual([(p.role, p.where) for p in race.places],
+                         [("write", "02-kogge-stone/kogge_stone.cu:56"),
+                          ("read", "common/include/scanlab/affine_map.hpp:47")])
+        self.assertEqual(race.places[0].thread, "block (0,0,0) thread (1,0,0)")
+        self.assertIn("declared at 02-kogge-stone/kogge_stone.cu:112", race.details[0])
+        self.assertNotIn("build/grade", "\n".join(race.lines()))
+
+    def test_paths_in_messages(self):
+        text = f"the lab code failed: {STAGED}:170: cudaGetLastError() failed"
+        self.assertEqual(findings.student_paths_in(text, REPO),
+                         "the lab code failed: 02-kogge-stone/kogge_stone.cu:170: cudaGetLastError() failed")
+        # The grader's own test files and the kit's copies of a lab keep their place in the kit.
+        self.assertEqual(findings.student_paths_in("/home/kit/grader/labs/02-kogge-stone/t_test.cpp:3", REPO),
+                         "grader/labs/02-kogge-stone/t_test.cpp:3")
+
+    def test_printed_output_with_several_reports(self):
+        found = findings.parse("some output\n" + RACE + "more output\n" + LAUNCH, repo=REPO)
+        self.assertEqual([f.kind for f in found], ["race", "invalid-launch"])
+        self.assertEqual(found[1].places[0].where, "02-kogge-stone/kogge_stone.cu:168")
+
+    def test_a_check_lists_each_place_once_and_says_how_often(self):
+        records = [{"kind": "race", "error": True, "text": RACE}]
+        suite = suite_with(TestOutcome("Lab02RaceFreedom.A", "fail", "failed", [], findings=records),
+                           TestOutcome("Lab02RaceFreedom.B", "fail", "failed", [], findings=records * 2))
+        result = evaluate_check(CHECK, suite, "lab02_tests", REPO)
+        self.assertEqual(result.status, "fail")
+        self.assertEqual(len(result.findings), 1)
+        self.assertEqual(result.findings[0].count, 3)
+        details = "\n".join(result.details)
+        self.assertEqual(details.count("[race] data race"), 1)
+        self.assertIn("(in 3 tests)", details)
+        self.assertIn("write: 02-kogge-stone/kogge_stone.cu:56", details)
+
+    def test_a_passing_check_keeps_its_findings(self):
+        warning = RACE.replace("error:", "warning:")
+        suite = suite_with(TestOutcome("Lab02RaceFreedom.A", "pass",
+                                       findings=[{"kind": "barrier-after-exit", "error": False, "text": warning}]))
+        result = evaluate_check(CHECK, suite, "lab02_tests", REPO)
+        self.assertEqual((result.status, len(result.findings)), ("pass", 1))
+
+    def test_a_crashed_test_gives_the_reports_it_printed_last(self):
+        printed = ["what the program printed last:"] + ["  " + l for l in LAUNCH.splitlines()]
+        suite = suite_with(TestOutcome("Lab02RaceFreedom.A", "crash", "crashed with SIGSEGV", printed))
+        result = evaluate_check(CHECK, suite, "lab02_tests", REPO)
+        self.assertEqual([f.kind for f in result.findings], ["invalid-launch"])
+
+    def test_every_format_carries_the_finding_at_the_students_line(self):
+        records = [{"kind": "race", "error": True, "text": RACE}]
+        suite = suite_with(TestOutcome("Lab02RaceFreedom.A", "fail", "Lab02RaceFreedom.A failed: race", [],
+                                       findings=records))
+        result = evaluate_check(CHECK, suite, "lab02_tests", REPO)
+        report = formats.Report("sim", "labs/", [LabResult(LAB, [result])], 1.0)
+        where = "02-kogge-stone/kogge_stone.cu:56"
+        text = formats.render(report, "text")
+        self.assertIn(where, text)
+        self.assertIn("[race]", text)
+        doc = json.loads(formats.render(report, "json"))
+        self.assertEqual(doc["labs"][0]["checks"][0]["findings"][0]["places"][0],
+                         {"role": "write", "file": "02-kogge-stone/kogge_stone.cu", "line": 56})
+        gradescope = json.loads(formats.render(report, "gradescope"))
+        self.assertIn(where, gradescope["tests"][0]["output"])
+        self.assertIn("[race]", gradescope["tests"][0]["output"])
+        self.assertIn(where, formats.render(report, "junit"))
+        self.assertIn(where, json.loads(formats.render(report, "prairielearn"))["tests"][0]["output"])
+        classroom = json.loads(base64.b64decode(formats.render(report, "classroom")))
+        self.assertEqual((classroom["tests"][0]["filename"], classroom["tests"][0]["line_no"]),
+                         ("02-kogge-stone/kogge_stone.cu", 56))
+
+
+if __name__ == "__main__":
+    unittest.main()

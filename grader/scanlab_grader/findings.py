@@ -53,24 +53,30 @@ class Finding:
     headline: str
     places: list[Place] = field(default_factory=list)
     details: list[str] = field(default_factory=list)
-    count: int = 1  # how many times (tests) it was reported
+    count: int = 1  # how many times it was reported (tests, and runs within a test)
+    # For a place in kit code: the lines of the student's file that called it (call_sites.py).
+    called_from: list[Place] = field(default_factory=list)
 
     @property
     def key(self) -> tuple:
-        """Once per place: the same kind at the same lines is one finding."""
-        return (self.kind, tuple(sorted((p.file, p.line) for p in self.places)))
+        """Once per place: the same kind at the same lines of the student's file is one finding
+        (an access inside kit code counts at the student's line that called it)."""
+        lab = [(p.file, p.line) for p in self.called_from]
+        kit = [(p.file, p.line) for p in self.places if not (lab and p.file.startswith("common/"))]
+        return (self.kind, tuple(sorted(set(lab + kit))))
 
     def lab_places(self, lab_dir: str) -> list[Place]:
-        return [p for p in self.places if p.file.startswith(lab_dir + "/")]
+        return [p for p in self.places + self.called_from if p.file.startswith(lab_dir + "/")]
 
     def brief(self) -> str:
         """One line: '[race] race on shared memory ... at 02-kogge-stone/kogge_stone.cu:57 (write), ...'."""
-        where = ", ".join(f"{p.where} ({p.role})" for p in self.places)
+        where = ", ".join([f"{p.where} ({p.role})" for p in self.places] +
+                          [f"{p.where} (calling kit code)" for p in self.called_from])
         return f"[{self.kind}] {self.headline}" + (f" at {where}" if where else "")
 
     def lines(self) -> list[str]:
         """The report as the student reads it under a check."""
-        times = f" (in {self.count} tests)" if self.count > 1 else ""
+        times = f" (reported {self.count} times)" if self.count > 1 else ""
         out = [f"[{self.kind}] {self.headline}{times}"]
         width = max([len(p.role) for p in self.places] + [0])
         for p in self.places:
@@ -78,6 +84,9 @@ class Finding:
             if p.thread:
                 text += f"  {p.thread}"
             out.append(text)
+            if p.file.startswith("common/") and self.called_from:
+                out.append("  " + " " * (width + 2) + "called from your code at "
+                           + ", ".join(c.where for c in self.called_from))
         out.extend("  " + d for d in self.details)
         return out
 

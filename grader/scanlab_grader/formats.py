@@ -123,7 +123,8 @@ def render_text(report: Report, color: bool = False) -> str:
 
 def _finding_doc(f: findings_of.Finding) -> dict:
     return {"kind": f.kind, "error": f.error, "headline": f.headline, "count": f.count,
-            "places": [{"role": p.role, "file": p.file, "line": p.line} for p in f.places]}
+            "places": [{"role": p.role, "file": p.file, "line": p.line} for p in f.places],
+            "called_from": [{"file": p.file, "line": p.line} for p in f.called_from]}
 
 
 def render_json(report: Report) -> str:

@@ -9,7 +9,7 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import findings as findings_of, gtest_filter, linkage
+from . import call_sites, findings as findings_of, gtest_filter, linkage
 from .build import BuildTree, earlier_labs_dir, first_errors
 from .manifest import Check, Lab
 from .runner import Limits, SuiteRun, TestOutcome, run_suite
@@ -117,18 +117,21 @@ def _backend_cannot_grade(check: Check, backend: str) -> CheckResult | None:
     return None
 
 
-def _findings(outcomes: list[TestOutcome], repo: Path | None) -> list[findings_of.Finding]:
+def _findings(outcomes: list[TestOutcome], repo: Path | None,
+              sites: call_sites.CallSites | None) -> list[findings_of.Finding]:
     """The simulator's reports while the tests ran, each place once: those the test's result
-    carried, and for a test that died, those it printed last."""
+    carried, and for a test that died, those it printed last; an access in kit code also names
+    the student's line that called it."""
     found: list[findings_of.Finding] = []
     for o in outcomes:
         found += findings_of.from_records(o.findings, repo)
         if o.status in ("crash", "timeout", "memory", "exit"):
             found += findings_of.parse("\n".join(d[2:] for d in o.details), repo=repo)
-    return findings_of.merge(found)
+    return call_sites.attribute(findings_of.merge(found), sites)
 
 
-def evaluate_check(check: Check, suite: SuiteRun, target: str, repo: Path | None = None) -> CheckResult:
+def evaluate_check(check: Check, suite: SuiteRun, target: str, repo: Path | None = None,
+                   sites: call_sites.CallSites | None = None) -> CheckResult:
     matched = gtest_filter.select(check.tests, suite.plan or [])
     if not matched:
         return CheckResult(check, "fail", "manifest",
@@ -137,7 +140,7 @@ def evaluate_check(check: Check, suite: SuiteRun, target: str, repo: Path | None
     bad = [o for o in outcomes if o.status != "pass"]
     seconds = sum(o.ms for o in outcomes) / 1000.0
     measured = [m for o in outcomes for m in o.measured]
-    found = _findings(outcomes, repo)
+    found = _findings(outcomes, repo, sites)
     if not bad:
         return CheckResult(check, "pass", tests=matched, seconds=seconds, measured=measured, findings=found)
     first = bad[0]
@@ -354,11 +357,12 @@ def grade_lab(lab: Lab, opts: Options, tree: BuildTree | None, configure_error: 
         failed.notes = list(suite.stopped)
         return failed
     results = []
+    sites = call_sites.CallSites(binary, lab.dir, opts.repo) if opts.backend == "sim" else None
     for check in lab.checks:
         if (skipped := _backend_cannot_grade(check, opts.backend)) is not None:
             results.append(skipped)
             continue
-        result = evaluate_check(check, suite, lab.target, opts.repo)
+        result = evaluate_check(check, suite, lab.target, opts.repo, sites)
         if (opts.backend == "cuda" and opts.sanitize and result.status == "pass"
                 and check.category in SANITIZERS):
             result = _run_sanitizers(opts, lab, binary, result, log_dir, env)

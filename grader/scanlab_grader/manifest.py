@@ -23,7 +23,11 @@ LAB_DIR = re.compile(r"(?P<number>\d\d)-[a-z0-9][a-z0-9-]*")
 
 _LAB_KEYS = {"title", "summary", "timeout_s", "check", "mutant"}
 _CHECK_KEYS = {"id", "title", "needs", "category", "tests", "points", "hidden"}
-_MUTANT_KEYS = {"name", "description", "file", "at", "find", "replace", "rejected_by", "compile_error", "gpu_blind"}
+_MUTANT_KEYS = {"name", "description", "file", "at", "find", "replace", "rejected_by", "compile_error", "gpu_blind",
+                "finding", "names"}
+# The kinds of the simulator's reports (common/sim: scanlab::sim::to_string(ReportKind)).
+FINDING_KINDS = ("race", "barrier-divergence", "barrier-after-exit", "warp-mask", "deadlock", "out-of-bounds",
+                 "uninitialized-read", "invalid-launch", "host-access", "unsupported", "api-misuse")
 
 
 class ManifestError(Exception):
@@ -50,7 +54,9 @@ class Mutant:
     line of the student's file with a message containing that text (a CUDA feature that no
     longer exists must be named at the student's line, not inside a header). With
     `gpu_blind`, no tool of the GPU backend can see the bug (it says why): the GPU self-test
-    names it instead of running it."""
+    names it instead of running it. With `finding`, a check of `rejected_by` must show a report of
+    the simulator of that kind naming the line of the student's file tagged `names` (default: the
+    mutated line), in the text report and in the JSON: the feedback must point at the mistake."""
     name: str
     description: str
     file: str
@@ -60,6 +66,8 @@ class Mutant:
     rejected_by: tuple[str, ...]
     compile_error: str | None = None
     gpu_blind: str | None = None
+    finding: str | None = None  # kind of the simulator's report the feedback must show
+    names: str | None = None  # tag of the line that report must name (None: `at`)
 
 
 @dataclass(frozen=True)
@@ -139,9 +147,16 @@ def _mutant(table, where: str, check_ids: set[str]) -> Mutant:
     replace = _require(table, "replace", str, where)
     if find is not None and (not find or find == replace):
         raise ManifestError(f"{where}: find must be non-empty and differ from replace")
+    finding = _typed(table, "finding", str, where)
+    if finding is not None and finding not in FINDING_KINDS:
+        raise ManifestError(f"{where}: finding '{finding}' is not one of {', '.join(FINDING_KINDS)}")
+    names = _typed(table, "names", str, where)
+    if names is not None and finding is None:
+        raise ManifestError(f"{where}: names needs a finding (the kind of report that names the line)")
     return Mutant(name, _typed(table, "description", str, where, ""), _require(table, "file", str, where),
                   _require(table, "at", str, where), find, replace, tuple(rejected_by),
-                  _typed(table, "compile_error", str, where), _typed(table, "gpu_blind", str, where))
+                  _typed(table, "compile_error", str, where), _typed(table, "gpu_blind", str, where),
+                  finding, names)
 
 
 def load_lab(path: Path) -> Lab:

@@ -70,6 +70,19 @@ class SolutionSource:
         return "".join(lines)
 
 
+    def line_after_edit(self, tag: str, at: str, find: str | None, replace: str) -> int:
+        """The 1-based line number of the line tagged `tag` in edited(at, find, replace): one less
+        below a deleted line."""
+        if tag not in self.tags:
+            known = ", ".join(sorted(self.tags)) or "none"
+            raise MarkerError(f"{self.path}: no line is tagged '//@ {tag}' (tags: {known})")
+        deleted = find is None and not replace
+        if deleted and tag == at:
+            raise MarkerError(f"{self.path}: the line tagged '{tag}' is deleted by the edit; name another line")
+        shift = 1 if deleted and self.tags[at] < self.tags[tag] else 0
+        return self.tags[tag] + 1 - shift
+
+
 def strip_tag(line: str) -> str:
     return _TAG.sub("", line)
 

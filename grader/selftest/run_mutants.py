@@ -8,6 +8,11 @@ with grader/grade, and every check in `rejected_by` must have failed. The
 scratch directory is the same for all mutants, so grade's build tree is reused
 and only the edited lab is rebuilt.
 
+A mutant with `finding` is also a common mistake whose feedback is checked: a check of
+`rejected_by` must list a report of the simulator of that kind naming the line tagged `names`
+(default: the mutated line) of the student's file, as `NN-name/file:line`, in the JSON report
+and under that check in the text report.
+
 Finally, with two or more labs selected, a syntax error is put into the first
 lab: that lab must score 0 with the error's file:line and the next lab must
 still be built and graded.
@@ -30,6 +35,37 @@ sys.path.insert(0, str(HERE.parent))
 from scanlab_grader import manifest, solution_source  # noqa: E402
 
 SKIP = 77
+
+
+def text_of_check(text: str, lab_number: str, check_id: str) -> str:
+    """What the text report says under one failed check ("[02 race-freedom-inplace] ...")."""
+    head = f"[{lab_number} {check_id}] "
+    start = text.find("\n" + head)
+    if start < 0:
+        return ""
+    end = text.find("\n[", start + 1)
+    return text[start:end if end >= 0 else len(text)]
+
+
+def feedback_problems(lab, m, checks: dict, text: str, line: int) -> list[str]:
+    """Where the feedback of a common mistake falls short: no check of rejected_by shows a
+    finding of its kind at the student's line, in the JSON and in the text report."""
+    where = f"{lab.dir}/{m.file}:{line}"
+    named = []
+    for cid in m.rejected_by:
+        for f in checks[cid].get("findings", []):
+            places = [f"{p['file']}:{p['line']}" for p in f["places"]] + [
+                f"{p['file']}:{p['line']}" for p in f.get("called_from", [])]
+            if f["kind"] == m.finding and where in places:
+                named.append(cid)
+    if not named:
+        shown = {cid: [(f["kind"], [f"{p['file']}:{p['line']}" for p in f["places"]]) for f in checks[cid].get(
+            "findings", [])] for cid in m.rejected_by}
+        return [f"no check of {', '.join(m.rejected_by)} shows a {m.finding} report at {where}; they show {shown}"]
+    under = text_of_check(text, lab.number, named[0])
+    if where not in under or f"[{m.finding}]" not in under:
+        return [f"the text report does not show the {m.finding} report at {where} under {named[0]}"]
+    return []
 
 
 def check_compile_error_isolated(scratch: Path, labs: dict, build_root: Path, args) -> list[str]:
@@ -112,6 +148,7 @@ def main() -> int:
     failures: list[str] = []
     survived = 0
     total = 0
+    mistakes = 0  # mutants whose feedback was checked (`finding`)
     for lab in labs.values():
         for m in lab.mutants:
             label = f"{lab.number}/{m.name}"
@@ -129,19 +166,23 @@ def main() -> int:
             try:
                 source = solution_source.parse(original_path)
                 target.write_text(source.edited(m.at, m.find, m.replace))
+                named_line = (source.line_after_edit(m.names or m.at, m.at, m.find, m.replace)
+                              if m.finding is not None else 0)
             except solution_source.MarkerError as e:
                 failures.append(f"{label}: {e}")
                 continue
             started = time.monotonic()
+            report_path = build_root / "mutant-report.json"
+            report_path.unlink(missing_ok=True)
             cmd = [str(HERE.parent / "grade"), "--backend", args.backend, "--submission",
-                   str(scratch), "--format", "json", "--build-root", str(build_root), "--jobs", args.jobs,
-                   "--timeout", args.timeout, lab.number]
+                   str(scratch), "--format", "json", "--output", str(report_path), "--color", "never",
+                   "--build-root", str(build_root), "--jobs", args.jobs, "--timeout", args.timeout, lab.number]
             proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
             target.write_text(source.text)  # a fresh mtime: the next build sees the change back
             seconds = time.monotonic() - started
             try:
-                doc = json.loads(proc.stdout)
-            except json.JSONDecodeError:
+                doc = json.loads(report_path.read_text())
+            except (OSError, json.JSONDecodeError):
                 failures.append(f"{label}: grade printed no JSON (exit status {proc.returncode}):\n"
                                 + proc.stderr[-2000:])
                 continue
@@ -177,12 +218,18 @@ def main() -> int:
             if escaped:
                 survived += 1
                 failures.append(f"{label}: not rejected by {', '.join(escaped)} (these checks passed)")
+            elif m.finding is not None and args.backend == "sim":
+                unnamed = feedback_problems(lab, m, checks, proc.stdout, named_line)
+                print(f"    feedback: {m.finding} at {lab.dir}/{m.file}:{named_line} "
+                      f"{'named' if not unnamed else 'NOT NAMED'}")
+                failures += [f"{label}: {p}" for p in unnamed]
+                mistakes += 1
             sys.stdout.flush()
 
     if not args.labs or len(args.labs) > 1:
         failures += check_compile_error_isolated(scratch, labs, build_root, args)
 
-    print(f"\n{total} mutants, {survived} survived")
+    print(f"\n{total} mutants, {survived} survived; the feedback of {mistakes} checked")
     if failures:
         print("\nFAIL:\n" + "\n".join(failures))
         return 1

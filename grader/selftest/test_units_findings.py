@@ -69,7 +69,7 @@ class FindingsTest(unittest.TestCase):
         self.assertEqual(result.findings[0].count, 3)
         details = "\n".join(result.details)
         self.assertEqual(details.count("[race] data race"), 1)
-        self.assertIn("(in 3 tests)", details)
+        self.assertIn("(reported 3 times)", details)
         self.assertIn("write: 02-kogge-stone/kogge_stone.cu:56", details)
 
     def test_a_passing_check_keeps_its_findings(self):

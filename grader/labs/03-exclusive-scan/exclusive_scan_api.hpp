@@ -71,6 +71,8 @@ public:
         return run_.output_matches(target_kind(), scanlab::kWholeArray, depth);
     }
 
+    ::testing::AssertionResult output_written() const { return run_.output_written(); }
+
     ::testing::AssertionResult inputs_unmodified() const {
         if (auto input = run_.input_unmodified(); !input) return input;
         const std::vector<T> original = scanlab::reference_scan(source_kind(), run_.input().data(), run_.size(), Op{});

@@ -84,6 +84,22 @@ public:
         return scan_matches<Case>(input_, out_.read(), kind, section_size, depth);
     }
 
+    // Every output element written, whatever its value. The checks of something other than the
+    // values (races, the input left alone) judge a scan that ran to the end: a wrong value is the
+    // correctness checks' finding, and a scan that stopped early leaves them nothing to judge.
+    ::testing::AssertionResult output_written() const {
+        if (auto guards = out_.guards_intact(); !guards) return guards;
+        const std::vector<T> now = out_.read();
+        for (std::size_t i = 0; i < now.size(); ++i) {
+            if (holds_fill_pattern(now[i])) {
+                return ::testing::AssertionFailure()
+                       << "could not judge: output element " << i << " of " << now.size()
+                       << " was never written, so the scan did not run to the end (the correctness checks say why)";
+            }
+        }
+        return ::testing::AssertionSuccess();
+    }
+
     ::testing::AssertionResult input_unmodified() const {
         const std::vector<T> now = in_.read();
         auto result = matches_reference(input_, now);

@@ -1,0 +1,141 @@
+"""The student's line behind an access the simulator reports inside kit code.
+
+A report names the instruction that touched memory. When that instruction lies in a header of
+the kit (an operator of common/include/scanlab/affine_map.hpp, inlined into the student's
+kernel), the student needs the line of their own file that called it. The report does not carry
+the call path, but the test program's debug information does: every address of the kit's line
+has a chain of inlined calls (`addr2line -i`), and the first frame of that chain in the student's
+lab folder is the line that made the call. When the kit's line is reached from several lines of
+the student's file (an operator used in two kernels), the one in the function of the report's
+other access (the racing write) is the one meant.
+
+Needs binutils (readelf, addr2line), which the simulator needs anyway; without them, or without
+debug information, a finding simply keeps the kit's line."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from . import findings as findings_of
+
+MAX_ADDRESSES = 256  # per line looked up: an operator inlined in every instantiation has dozens
+MAX_CANDIDATES = 3  # more student lines than this name no line at all: a guess would mislead
+
+_DECODED = re.compile(r"^(?P<file>\S+)\s+(?P<line>\d+)\s+(?P<address>0x[0-9a-f]+)")
+
+
+@dataclass(frozen=True)
+class Frame:
+    function: str
+    file: str  # as the debug information has it (absolute)
+    line: int
+
+
+class CallSites:
+    """Lookups in one test program's debug information, cached."""
+
+    def __init__(self, binary: Path, lab_dir: str, repo: Path | None):
+        self.binary = binary
+        self.lab_dir = lab_dir
+        self.repo = repo
+
+    @lru_cache(maxsize=None)
+    def _line_table(self) -> dict[tuple[str, int], list[str]]:
+        """(file name, line) -> addresses, from the program's decoded line tables."""
+        try:
+            out = subprocess.run(["readelf", "--debug-dump=decodedline", str(self.binary)], capture_output=True,
+                                 text=True, errors="replace", timeout=120).stdout
+        except (OSError, subprocess.SubprocessError):
+            return {}
+        table: dict[tuple[str, int], list[str]] = {}
+        for line in out.splitlines():
+            if m := _DECODED.match(line):
+                addresses = table.setdefault((m.group("file"), int(m.group("line"))), [])
+                if len(addresses) < MAX_ADDRESSES:
+                    addresses.append(m.group("address"))
+        return table
+
+    @lru_cache(maxsize=None)
+    def chains(self, file: str, line: int) -> tuple[tuple[Frame, ...], ...]:
+        """The inlined call chains (innermost first) of every address of file:line."""
+        addresses = self._line_table().get((os.path.basename(file), line), [])
+        if not addresses:
+            return ()
+        try:
+            out = subprocess.run(["addr2line", "-a", "-f", "-i", "-C", "-e", str(self.binary)] + addresses,
+                                 capture_output=True, text=True, errors="replace", timeout=120).stdout
+        except (OSError, subprocess.SubprocessError):
+            return ()
+        chains: list[tuple[Frame, ...]] = []
+        frames: list[Frame] = []
+        lines = out.splitlines()
+        i = 0
+        while i < len(lines):
+            if lines[i].startswith("0x"):
+                if frames:
+                    chains.append(tuple(frames))
+                frames = []
+                i += 1
+                continue
+            function = lines[i]
+            where = lines[i + 1] if i + 1 < len(lines) else "??:0"
+            where = where.split(" (discriminator")[0]
+            path, _, number = where.rpartition(":")
+            frames.append(Frame(function, path, int(number) if number.isdigit() else 0))
+            i += 2
+        if frames:
+            chains.append(tuple(frames))
+        # Keep only the chains of the kit's own file (a basename can be shared).
+        wanted = file.split("/")[-1]
+        return tuple(c for c in chains if c and os.path.basename(c[0].file) == wanted and c[0].line == line)
+
+    def _students(self, frame: Frame) -> str | None:
+        shown = findings_of.student_path(frame.file, self.repo)
+        return shown if shown.startswith(self.lab_dir + "/") else None
+
+    def functions_at(self, place: findings_of.Place) -> set[str]:
+        """The functions of the student's file that hold the student's line `place`."""
+        found = set()
+        for chain in self.chains(place.file, place.line):
+            for frame in chain:
+                if self._students(frame) == place.file and frame.line == place.line:
+                    found.add(frame.function)
+                    break
+        return found
+
+    def callers(self, kit_place: findings_of.Place, beside: list[findings_of.Place]) -> list[findings_of.Place]:
+        """The lines of the student's file through which the kit's line was reached."""
+        candidates: dict[tuple[str, int], set[str]] = {}
+        for chain in self.chains(kit_place.file, kit_place.line):
+            for frame in chain[1:]:
+                if (shown := self._students(frame)) is not None:
+                    candidates.setdefault((shown, frame.line), set()).add(frame.function)
+                    break
+        if len(candidates) > 1 and beside:
+            functions = set().union(*(self.functions_at(p) for p in beside))
+            narrowed = {k: v for k, v in candidates.items() if v & functions}
+            candidates = narrowed or candidates
+        if not candidates or len(candidates) > MAX_CANDIDATES:
+            return []
+        return [findings_of.Place("called from", file, line) for file, line in sorted(candidates)]
+
+
+def attribute(found: list[findings_of.Finding], sites: CallSites | None) -> list[findings_of.Finding]:
+    """Each place in kit code gets the student's lines that called it; findings that now name the
+    same lines of the student's file are one."""
+    if sites is None:
+        return found
+    for f in found:
+        beside = f.lab_places(sites.lab_dir)
+        for place in f.places:
+            if place.file.startswith(sites.lab_dir + "/") or not place.file.startswith("common/"):
+                continue
+            for caller in sites.callers(place, beside):
+                if caller not in f.called_from:
+                    f.called_from.append(caller)
+    return findings_of.merge(found)

@@ -149,11 +149,10 @@ def parse(text: str, kind: str = "", error: bool | None = None, repo: Path | Non
 def _kind_from_headline(headline: str) -> str:
     """For reports read from printed output, which does not name the kind."""
     h = headline.lower()
-    for word, kind in (("race", "race"), ("deadlock", "deadlock"), ("barrier", "barrier-divergence"),
-                       ("mask", "warp-mask"), ("out of bounds", "out-of-bounds"), ("outside", "out-of-bounds"),
-                       ("never written", "uninitialized-read"), ("nothing wrote", "uninitialized-read"),
-                       ("launch", "invalid-launch")):
-        if word in h:
+    for words, kind in ((r"race", "race"), (r"deadlock", "deadlock"), (r"barrier", "barrier-divergence"),
+                        (r"mask", "warp-mask"), (r"out of bounds|outside|no memory|past the", "out-of-bounds"),
+                        (r"never written|nothing wrote", "uninitialized-read"), (r"launch", "invalid-launch")):
+        if re.search(rf"\b(?:{words})\b", h):
             return kind
     return "report"
 

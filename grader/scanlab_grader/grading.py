@@ -149,12 +149,21 @@ def evaluate_check(check: Check, suite: SuiteRun, target: str, repo: Path | None
         reason = f"{_one_line(reason)} (+{len(bad) - 1} more failing)"
     kind = {"fail": "assertion", "skip": "skipped-test"}.get(first.status, first.status)
     details: list[str] = findings_of.detail_lines(found)
-    for o in bad[:3]:
+    # Tests that failed the same way (every test of a check stopped by the same failed call into
+    # lab code) are said once.
+    groups: dict[tuple, list[TestOutcome]] = {}
+    for o in bad:
+        groups.setdefault((o.status, tuple(o.details)), []).append(o)
+    shown = list(groups.values())
+    for same in shown[:3]:
+        o = same[0]
+        also = f" and {len(same) - 1} more test{'s' if len(same) > 2 else ''} the same way" if len(same) > 1 else ""
         if len(bad) > 1 or o.status == "fail":
-            details.append(f"{o.name}:" if o.status == "fail" else o.reason)
+            details.append(f"{o.name}{also}:" if o.status == "fail" else o.reason + also)
         details.extend("    " + d for d in o.details[:16])
-    if len(bad) > 3:
-        details.append(f"... and {len(bad) - 3} more failing tests: " + ", ".join(o.name for o in bad[3:8]))
+    if len(shown) > 3:
+        rest = [o for same in shown[3:] for o in same]
+        details.append(f"... and {len(rest)} more failing tests: " + ", ".join(o.name for o in rest[:5]))
     details = [findings_of.student_paths_in(d, repo) for d in details[:MAX_DETAIL_LINES]]
     return CheckResult(check, "fail", kind, _one_line(reason), details, matched,
                        seconds, measured, found)

@@ -215,6 +215,9 @@ def main() -> int:
             print(f"{label:<40} {verdict:<9} {seconds:6.1f} s")
             for cid, reason in rejected.items():
                 print(f"    {cid}: {reason}")
+                for f in checks[cid].get("findings", [])[:4]:
+                    places = [f"{p['file']}:{p['line']}" for p in f["places"] + f.get("called_from", [])]
+                    print(f"      [{f['kind']}] {', '.join(places)}")
             if escaped:
                 survived += 1
                 failures.append(f"{label}: not rejected by {', '.join(escaped)} (these checks passed)")

@@ -54,7 +54,7 @@ __device__ void block_scan_inplace(T* section, unsigned tid, unsigned section_si
         T partial = section[tid];
         if (has_partner) { partial = op(section[tid - stride], partial); }  //@ inplace-combine
         __syncthreads();  // every read of this step precedes every write  //@ inplace-read-write-barrier
-        if (has_partner) section[tid] = partial;
+        if (has_partner) section[tid] = partial;  //@ inplace-write
         __syncthreads();  // every write of this step precedes the next reads  //@ inplace-step-barrier
     }
     // END SOLUTION
@@ -166,7 +166,7 @@ void kogge_stone_inplace_scan(const T* d_in, T* d_out, std::size_t n, unsigned s
     // BEGIN SOLUTION
     if (n == 0) return;  // a launch with no blocks is an invalid configuration
     const std::size_t shared_bytes = section_size * sizeof(T);
-    kogge_stone_inplace_kernel<<<section_count(n, section_size), section_size, shared_bytes>>>(
+    kogge_stone_inplace_kernel<<<section_count(n, section_size), section_size, shared_bytes>>>(  //@ inplace-launch
         d_in, d_out, n, op);
     SCANLAB_CUDA_CHECK(cudaGetLastError());
     // END SOLUTION
@@ -184,7 +184,7 @@ void kogge_stone_double_buffer_scan(const T* d_in, T* d_out, std::size_t n, unsi
     if (n == 0) return;  // a launch with no blocks is an invalid configuration
     constexpr std::size_t kBuffers = 2;
     const std::size_t shared_bytes = kBuffers * section_size * sizeof(T);
-    kogge_stone_double_buffer_kernel<<<section_count(n, section_size), section_size, shared_bytes>>>(
+    kogge_stone_double_buffer_kernel<<<section_count(n, section_size), section_size, shared_bytes>>>(  //@ double-buffer-launch
         d_in, d_out, n, op);
     SCANLAB_CUDA_CHECK(cudaGetLastError());
     // END SOLUTION

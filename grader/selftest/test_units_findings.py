@@ -72,6 +72,13 @@ class FindingsTest(unittest.TestCase):
         self.assertIn("(reported 3 times)", details)
         self.assertIn("write: 02-kogge-stone/kogge_stone.cu:56", details)
 
+    def test_tests_stopped_by_the_same_failure_are_said_once(self):
+        same = ["scan_run.hpp:40: the lab code failed: cudaGetLastError() failed: invalid argument"]
+        suite = suite_with(*(TestOutcome(f"Lab02RaceFreedom.T{i}", "fail", "failed", list(same)) for i in range(4)))
+        result = evaluate_check(CHECK, suite, "lab02_tests", REPO)
+        self.assertEqual(sum(1 for d in result.details if "the lab code failed" in d), 1)
+        self.assertIn("Lab02RaceFreedom.T0 and 3 more tests the same way:", result.details)
+
     def test_a_passing_check_keeps_its_findings(self):
         warning = RACE.replace("error:", "warning:")
         suite = suite_with(TestOutcome("Lab02RaceFreedom.A", "pass",

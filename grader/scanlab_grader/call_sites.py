@@ -6,8 +6,9 @@ kernel), the student needs the line of their own file that called it. The report
 the call path, but the test program's debug information does: every address of the kit's line
 has a chain of inlined calls (`addr2line -i`), and the first frame of that chain in the student's
 lab folder is the line that made the call. When the kit's line is reached from several lines of
-the student's file (an operator used in two kernels), the one in the function of the report's
-other access (the racing write) is the one meant.
+the student's file (an operator used in two kernels), the one in the function of a line of the
+student's file that the report names too (the racing write, the shared variable's declaration)
+is the one meant.
 
 Needs binutils (readelf, addr2line), which the simulator needs anyway; without them, or without
 debug information, a finding simply keeps the kit's line."""
@@ -131,7 +132,11 @@ def attribute(found: list[findings_of.Finding], sites: CallSites | None) -> list
     if sites is None:
         return found
     for f in found:
-        beside = f.lab_places(sites.lab_dir)
+        # The student's lines the report names, its details included (the shared variable's
+        # declaration, the last barrier): the kernel they lie in is the one meant.
+        beside = f.lab_places(sites.lab_dir) + [
+            findings_of.Place("mentioned", m.group(1), int(m.group(2)))
+            for d in f.details for m in re.finditer(rf"({re.escape(sites.lab_dir)}/[^\s:()]+):(\d+)", d)]
         for place in f.places:
             if place.file.startswith(sites.lab_dir + "/") or not place.file.startswith("common/"):
                 continue

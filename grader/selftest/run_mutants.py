@@ -17,7 +17,7 @@ Finally, with two or more labs selected, a syntax error is put into the first
 lab: that lab must score 0 with the error's file:line and the next lab must
 still be built and graded.
 
-Usage: run_mutants.py --build-root DIR [--jobs N] [--backend sim|cuda] [LAB...]
+Usage: run_mutants.py --build-root DIR [--jobs N] [--backend sim|cuda] [--only NAME,...] [LAB...]
 Exit status 77 (ctest: skipped) when no lab has a mutant."""
 
 import argparse
@@ -129,6 +129,7 @@ def main() -> int:
     p.add_argument("--jobs", default="2")
     p.add_argument("--backend", default="sim")
     p.add_argument("--timeout", default="30", help="per-test time limit passed to grade (seconds)")
+    p.add_argument("--only", default="", help="only the mutants of these names (comma-separated)")
     args = p.parse_args()
 
     labs = manifest.discover(REPO / "grader" / "labs")
@@ -152,6 +153,8 @@ def main() -> int:
     for lab in labs.values():
         for m in lab.mutants:
             label = f"{lab.number}/{m.name}"
+            if args.only and m.name not in args.only.split(","):
+                continue
             if args.backend == "cuda":
                 blind = gpu_blind_reason(lab, m)
                 if blind:

@@ -3,14 +3,17 @@ with the student's paths, each place once under its check, and carried by every 
 
 import base64
 import json
+import shutil
+import subprocess
 import sys
+import tempfile
 import unittest
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from scanlab_grader import findings, formats  # noqa: E402
+from scanlab_grader import call_sites, findings, formats  # noqa: E402
 from scanlab_grader.grading import CheckResult, LabResult, evaluate_check  # noqa: E402
 from scanlab_grader.manifest import Check, Lab  # noqa: E402
 from scanlab_grader.runner import SuiteRun, TestOutcome  # noqa: E402
@@ -113,6 +116,61 @@ class FindingsTest(unittest.TestCase):
         classroom = json.loads(base64.b64decode(formats.render(report, "classroom")))
         self.assertEqual((classroom["tests"][0]["filename"], classroom["tests"][0]["line_no"]),
                          ("02-kogge-stone/kogge_stone.cu", 56))
+
+
+KIT_HEADER = """#pragma once
+inline int combine(const int& a, const int& b) {
+    return a + b;  // line 3: the access the simulator reports
+}
+"""
+STUDENT = """#include "../common/op.hpp"
+int first(int* x) {
+    return combine(x[0], x[1]);  // line 3
+}
+int second(int* x) {
+    x[2] = x[0] * 3;             // line 6
+    return combine(x[0], x[2]);  // line 7
+}
+int main(int, char**) { int x[3] = {1, 2, 3}; return first(x) + second(x); }
+"""
+
+
+@unittest.skipUnless(shutil.which("g++") and shutil.which("addr2line") and shutil.which("readelf"),
+                     "needs g++ and binutils")
+class CallSitesTest(unittest.TestCase):
+    """The student's line behind an access in kit code, from a real program's debug information."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        root = Path(cls.tmp.name)
+        (root / "common").mkdir()
+        (root / "common" / "op.hpp").write_text(KIT_HEADER)
+        (root / "02-lab").mkdir()
+        (root / "02-lab" / "student.cpp").write_text(STUDENT)
+        cls.binary = root / "program"
+        subprocess.run(["g++", "-O1", "-g", str(root / "02-lab" / "student.cpp"), "-o", str(cls.binary)], check=True)
+        cls.sites = call_sites.CallSites(cls.binary, "02-lab", root)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_every_caller_without_more_to_go_on(self):
+        kit = findings.Place("read", "common/op.hpp", 3)
+        self.assertEqual([p.where for p in self.sites.callers(kit, [])], ["02-lab/student.cpp:3", "02-lab/student.cpp:7"])
+
+    def test_the_caller_in_the_function_of_the_other_access(self):
+        kit = findings.Place("read", "common/op.hpp", 3)
+        other = findings.Place("write", "02-lab/student.cpp", 6)
+        self.assertEqual([p.where for p in self.sites.callers(kit, [other])], ["02-lab/student.cpp:7"])
+
+    def test_a_finding_in_kit_code_names_the_students_line(self):
+        race = findings.Finding("race", True, "data race", [findings.Place("read", "common/op.hpp", 3),
+                                                             findings.Place("write", "02-lab/student.cpp", 6)])
+        [attributed] = call_sites.attribute([race], self.sites)
+        self.assertEqual([p.where for p in attributed.called_from], ["02-lab/student.cpp:7"])
+        self.assertIn("called from your code at 02-lab/student.cpp:7", "\n".join(attributed.lines()))
 
 
 if __name__ == "__main__":

@@ -67,7 +67,7 @@ __global__ void three_phase_kernel(const T* in, T* out, std::size_t n, unsigned 
     // Phase 1: this thread's sub-section, sequentially.
     T* const mine = section + threadIdx.x * elements_per_thread;
     for (unsigned j = 1; j < elements_per_thread; ++j) mine[j] = op(mine[j - 1], mine[j]);  //@ phase1-combine
-    totals[threadIdx.x] = mine[elements_per_thread - 1];
+    totals[threadIdx.x] = mine[elements_per_thread - 1];  //@ phase1-total
     __syncthreads();  // every total is written before the block scans them  //@ phase1-barrier
 
     // Phase 2: the totals, with lab 02's block scan (it returns after a barrier).

@@ -110,7 +110,7 @@ __device__ void load_items(const T* in, std::size_t warp_start, std::size_t n, c
     const unsigned lane = warp.thread_rank();
     for (unsigned row = 0; row < kItemsPerThread; ++row) {
         const unsigned k = row * kWarpSize + lane;
-        turning[padded(k)] = warp_start + k < n ? in[warp_start + k] : op.identity();
+        turning[padded(k)] = warp_start + k < n ? in[warp_start + k] : op.identity();  //@ turning-load
     }
     warp.sync();  // the rows are in before the lanes read their own items  //@ load-sync
     for (unsigned i = 0; i < kItemsPerThread; ++i) items[i] = turning[padded(lane * kItemsPerThread + i)];
@@ -202,7 +202,7 @@ __device__ T block_exclusive_scan(const Warp& warp, T value, T before, T* warp_v
     const unsigned lane = warp.thread_rank();
     const T inclusive = warp_inclusive_scan(warp, value, kWarpSize, op);
     const T earlier_lanes = warp.shfl_up(inclusive, 1);  // lane 0: nothing before it in the warp
-    if (lane == kWarpSize - 1) warp_values[warp.meta_group_rank()] = inclusive;
+    if (lane == kWarpSize - 1) warp_values[warp.meta_group_rank()] = inclusive;  //@ warp-total
     __syncthreads();  // every warp's total is in before warp 0 scans them  //@ scan-barrier
     if (warp.meta_group_rank() == 0) {
         // Warp 0 turns the warps' totals into what comes before each warp.

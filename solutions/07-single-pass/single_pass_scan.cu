@@ -67,7 +67,7 @@ __device__ void publish_prefix(const Handoff<T>& handoff, unsigned tile, T prefi
         std::memcpy(&bits, &prefix, sizeof(T));
         atomicExch(&handoff.packed[tile], kPublishedBit | bits);  // value and flag at once
     } else {
-        handoff.inclusive_prefix[tile] = prefix;
+        handoff.inclusive_prefix[tile] = prefix;  //@ publish-prefix
         __threadfence();  // the inclusive prefix is visible before the flag that announces it  //@ publish-fence
         atomicExch(&handoff.published[tile], 1u);
     }
@@ -86,14 +86,14 @@ __device__ T wait_for_prefix(const Handoff<T>& handoff, unsigned tile) {
     if constexpr (kPacksWithFlag<T>) {
         const volatile unsigned long long* word = handoff.packed;
         unsigned long long seen = word[tile];
-        while ((seen & kPublishedBit) == 0) seen = word[tile];  // the tile started earlier: it will publish
+        while ((seen & kPublishedBit) == 0) seen = word[tile];  // the tile started earlier: it will publish  //@ packed-spin
         const auto bits = static_cast<unsigned>(seen);
         T prefix;
         std::memcpy(&prefix, &bits, sizeof(T));
         return prefix;
     } else {
         const volatile unsigned* ready = handoff.published;  //@ flag-read
-        while (ready[tile] == 0) {  // the tile started earlier: it will publish
+        while (ready[tile] == 0) {  // the tile started earlier: it will publish  //@ flag-spin
         }
         __threadfence();  // what the tile published is read after its flag
         return handoff.inclusive_prefix[tile];
@@ -126,7 +126,7 @@ __global__ void single_pass_scan_kernel(const T* in, T* out, std::size_t n, Hand
     if (threadIdx.x == 0) {
         const T prefix = tile > 0 ? wait_for_prefix(handoff, tile - 1) : op.identity();
         publish_prefix(handoff, tile, tile > 0 ? op(prefix, tile_total) : tile_total);
-        *before = prefix;
+        *before = prefix;  //@ before-write
     }
     __syncthreads();  // `before` is set, and warp 0 is done with the warps' totals  //@ before-barrier
     T running = block_exclusive_scan(warp, own_total, *before, shared.warp_values, op);

@@ -174,7 +174,7 @@ __device__ unsigned block_binary_exclusive_sum(bool p, unsigned* warp_totals) {
     const unsigned warps = (blockDim.x + kWarpSize - 1) / kWarpSize;
     const unsigned ballot = __ballot_sync(present_lanes(), p);
     const unsigned within_warp = __popc(ballot & lane_mask_lt(lane()));
-    if (lane() == 0) warp_totals[warp] = __popc(ballot);
+    if (lane() == 0) warp_totals[warp] = __popc(ballot);  //@ warp-total-write
     __syncthreads();  // every warp's total is written  //@ totals-barrier
     if (warp == 0) {
         // The first warp turns the totals into exclusive prefix sums with one shuffle scan.
@@ -223,7 +223,7 @@ __global__ void radix_sort_kernel(const unsigned* keys, unsigned* out) {
     // Least significant bit first: each stable split keeps the order of the bits below.
     for (unsigned bit = 0; bit < 32; ++bit) {
         const unsigned position = split_position(key, bit, warp_totals);
-        sorted[position] = key;
+        sorted[position] = key;  //@ sort-scatter
         __syncthreads();  // every key is in its place  //@ sort-barrier
         key = sorted[threadIdx.x];
         // No barrier here: the next round's split starts with one (__syncthreads_count)

@@ -22,7 +22,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
 
+from run_mutants import text_of_check  # noqa: E402
 from scanlab_grader import manifest, solution_source  # noqa: E402
 
 LAB = "02-kogge-stone"
@@ -44,12 +46,6 @@ def mistaken_source() -> str:
 def line_of(text: str, code: str) -> int:
     [number] = [i + 1 for i, line in enumerate(text.splitlines()) if code in line]
     return number
-
-
-def text_under(text: str, check_id: str) -> str:
-    start = text.find(f"\n[02 {check_id}] ")
-    end = text.find("\n[", start + 1)
-    return text[start:end if end >= 0 else len(text)] if start >= 0 else ""
 
 
 def main() -> int:
@@ -90,7 +86,7 @@ def main() -> int:
         test = gradescope.get(check_id, {})
         if test.get("status") != "failed":
             problems.append(f"{check_id}: expected to fail, Gradescope says {test.get('status')}")
-        for name, text in (("text table", text_under(proc.stdout, check_id)), ("Gradescope", test.get("output", ""))):
+        for name, text in (("text table", text_of_check(proc.stdout, "02", check_id)), ("Gradescope", test.get("output", ""))):
             if place not in text or f"[{kind}]" not in text:
                 problems.append(f"{check_id}: the {name} does not name the {kind} at {place}")
         print(f"{check_id:<28} {kind} at {place}")

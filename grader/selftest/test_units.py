@@ -127,6 +127,11 @@ class ManifestTest(unittest.TestCase):
             "mutant without a place": {"02-k": LAB02.replace('at = "barrier"\n', "")},
             "mutant that changes nothing": {"02-k": LAB02.replace('replace = ""', 'find = "a"\nreplace = "a"')},
             "duplicate mutant": {"02-k": LAB02 + LAB02[LAB02.index("[[mutant]]"):]},
+            "mutant with an unknown finding": {"02-k": LAB02.replace('rejected_by = ["correctness-inplace"]',
+                                                                       'rejected_by = ["correctness-inplace"]\n'
+                                                                       'finding = "bug"')},
+            "mutant naming a line without a finding": {"02-k": LAB02.replace(
+                'rejected_by = ["correctness-inplace"]', 'rejected_by = ["correctness-inplace"]\nnames = "barrier"')},
         }
         for what, labs in cases.items():
             with self.subTest(what), tempfile.TemporaryDirectory() as d:
@@ -148,6 +153,8 @@ class ManifestTest(unittest.TestCase):
                 with self.subTest(lab=lab.number, mutant=m.name):
                     source = solution_source.parse(repo / "solutions" / lab.dir / m.file)
                     self.assertNotEqual(source.edited(m.at, m.find, m.replace), source.text)
+                    if m.finding is not None:  # the line its feedback must name is there, after the edit
+                        self.assertGreater(source.line_after_edit(m.names or m.at, m.at, m.find, m.replace), 0)
 
 
 class ProtocolTest(unittest.TestCase):

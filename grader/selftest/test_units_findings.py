@@ -113,6 +113,10 @@ class FindingsTest(unittest.TestCase):
         self.assertIn("[race]", gradescope["tests"][0]["output"])
         self.assertIn(where, formats.render(report, "junit"))
         self.assertIn(where, json.loads(formats.render(report, "prairielearn"))["tests"][0]["output"])
+        from scanlab_grader.annotations import annotations
+        [line] = annotations([LabResult(LAB, [result])], "labs")
+        self.assertTrue(line.startswith("::error file=labs/02-kogge-stone/kogge_stone.cu,line=56,"), line)
+        self.assertIn("[race] data race", line)
         classroom = json.loads(base64.b64decode(formats.render(report, "classroom")))
         self.assertEqual((classroom["tests"][0]["filename"], classroom["tests"][0]["line_no"]),
                          ("02-kogge-stone/kogge_stone.cu", 56))

@@ -1,0 +1,101 @@
+"""simcc reads nvcc's command line as people write it: -Xcompiler in both forms and with
+spaces, -fopenmp through to the link, nvcc-only options ignored with a note that names them,
+and a clear error for what it cannot take.
+
+Run: python3 common/sim/tests/simcc_command_line_test.py (ctest: sim-simcc-command-line)
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[2]
+SIMCC = REPO / "common" / "bin" / "simcc"
+sys.path.insert(0, str(REPO / "common" / "sim" / "tools"))
+import nvcc_command_line as ncl  # noqa: E402
+
+GPU_ONLY_OPTIONS = ["-arch=sm_90", "-gencode", "arch=compute_90,code=sm_90", "--expt-relaxed-constexpr",
+                    "--expt-extended-lambda", "-lineinfo", "-rdc=true", "-Xptxas", "-v", "-lcudart"]
+
+
+class ParseTest(unittest.TestCase):
+    def test_xcompiler_value_with_spaces_is_split_like_a_shell(self):
+        inv = ncl.parse(["-Xcompiler", "-O3 -march=native -fopenmp", "a.cu"])
+        self.assertEqual(inv.compile_args, ["-O3", "-march=native", "-fopenmp"])
+
+    def test_xcompiler_value_with_commas_and_the_equals_form(self):
+        inv = ncl.parse(["-Xcompiler", "-a,-b", "--compiler-options=-c", "-Xcompiler=-d,-e", "a.cu"])
+        self.assertEqual(inv.compile_args, ["-a", "-b", "-c", "-d", "-e"])
+
+    def test_options_that_change_the_link_reach_it(self):
+        inv = ncl.parse(["-Xcompiler", "-fopenmp,-O2", "-pthread", "a.cu", "-lm", "-Xlinker", "-rpath,/x"])
+        self.assertIn("-fopenmp", inv.compile_args)
+        self.assertEqual(inv.link_args, ["-fopenmp", "-pthread", "-lm", "-Xlinker", "-rpath", "-Xlinker", "/x"])
+        self.assertNotIn("-O2", inv.link_args)
+
+    def test_gpu_only_options_are_ignored_and_named(self):
+        inv = ncl.parse(["a.cu"] + GPU_ONLY_OPTIONS + ["-maxrregcount=32", "-G", "-cudart", "shared"])
+        self.assertEqual(inv.compile_args, [])
+        self.assertEqual(inv.link_args, [])
+        self.assertEqual(inv.ignored, ["-arch=sm_90", "-gencode arch=compute_90,code=sm_90",
+                                       "--expt-relaxed-constexpr", "--expt-extended-lambda", "-lineinfo",
+                                       "-rdc=true", "-Xptxas -v", "-lcudart", "-maxrregcount=32", "-G",
+                                       "-cudart shared"])
+        self.assertIn("-arch=sm_90", inv.ignored_note())
+        self.assertIsNone(ncl.parse(["a.cu"]).ignored_note())
+
+    def test_standard_output_and_files(self):
+        inv = ncl.parse(["-std", "c++20", "-c", "a.cu", "--output-file", "a.o"])
+        self.assertEqual((inv.std, inv.compile_only, inv.output, inv.cu_files), ("-std=c++20", True, "a.o", ["a.cu"]))
+        inv = ncl.parse(["-Xcompiler", "-std=c++17", "main.cpp", "k.cu", "lib.o", "-o", "prog"])
+        self.assertEqual((inv.std, inv.host_files, inv.cu_files, inv.objects, inv.compile_args),
+                         ("-std=c++17", ["main.cpp"], ["k.cu"], ["lib.o"], []))
+
+    def test_what_cannot_be_taken_is_an_error_naming_it(self):
+        for argv, message in ((["--frobnicate", "a.cu"], "unknown option or file: --frobnicate"),
+                              (["a.cu", "-o"], "-o needs a value"),
+                              (["-x", "ptx", "a.cu"], "-x ptx is not supported"),
+                              (["-O2"], "no input files"),
+                              (["-c", "a.cu", "b.cu", "-o", "x.o"], "-c with -o takes one input file")):
+            with self.subTest(argv=argv):
+                with self.assertRaises(ncl.CommandLineError) as caught:
+                    ncl.parse(argv)
+                self.assertEqual(str(caught.exception), message)
+
+
+class BuildTest(unittest.TestCase):
+    """Whole builds of a program whose host code uses OpenMP: without -fopenmp at the link it
+    does not link, and without it at the compile it does not use the OpenMP runtime at all."""
+
+    def build_and_run(self, options: list[str]) -> tuple[subprocess.CompletedProcess, subprocess.CompletedProcess]:
+        with tempfile.TemporaryDirectory() as tmp:
+            program = Path(tmp) / "prog"
+            built = subprocess.run([sys.executable, str(SIMCC), str(HERE / "command_line" / "openmp_host.cu"),
+                                    "-o", str(program)] + options, capture_output=True, text=True)
+            self.assertEqual(built.returncode, 0, built.stderr)
+            ran = subprocess.run([str(program)], capture_output=True, text=True, timeout=120)
+            return built, ran
+
+    def test_xcompiler_with_spaces_and_gpu_options_as_in_public_makefiles(self):
+        built, ran = self.build_and_run(["-Xcompiler", "-O3 -march=native -fopenmp"] + GPU_ONLY_OPTIONS)
+        self.assertEqual(ran.returncode, 0, ran.stdout + ran.stderr)
+        self.assertRegex(ran.stdout, r"^sum 332833500, openmp threads [1-9]")
+        note = [line for line in built.stderr.splitlines() if line.startswith("simcc: note:")]
+        self.assertEqual(len(note), 1, built.stderr)
+        for option in ("-arch=sm_90", "-lineinfo", "--expt-relaxed-constexpr", "-rdc=true", "-lcudart"):
+            self.assertIn(option, note[0])
+
+    def test_xcompiler_with_commas_and_the_equals_form(self):
+        built, ran = self.build_and_run(["-Xcompiler", "-O2,-fopenmp", "-Xcompiler=-Wall"])
+        self.assertEqual(ran.returncode, 0, ran.stdout + ran.stderr)
+        self.assertRegex(ran.stdout, r"^sum 332833500, openmp threads [1-9]")
+        self.assertNotIn("simcc: note:", built.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,8 +1,9 @@
 """simcc reads nvcc's command line as people write it: -Xcompiler in both forms and with
 spaces, -fopenmp through to the link, nvcc-only options ignored with a note that names them,
-and a clear error for what it cannot take.
+and a clear error for what it cannot take; a device function it does not provide is named at
+the program's line.
 
-Run: python3 common/sim/tests/simcc_command_line_test.py (ctest: sim-simcc-command-line)
+Run: python3 common/sim/tests/simcc_test.py (ctest: sim-simcc)
 """
 
 from __future__ import annotations
@@ -95,6 +96,18 @@ class BuildTest(unittest.TestCase):
         self.assertEqual(ran.returncode, 0, ran.stdout + ran.stderr)
         self.assertRegex(ran.stdout, r"^sum 332833500, openmp threads [1-9]")
         self.assertNotIn("simcc: note:", built.stderr)
+
+
+class UnsupportedDeviceFunctionTest(unittest.TestCase):
+    def test_the_name_is_stated_at_the_programs_line(self):
+        source = HERE / "command_line" / "unsupported_device_function.cu"
+        line = next(n for n, text in enumerate(source.read_text().splitlines(), 1) if "expect:" in text)
+        with tempfile.TemporaryDirectory() as tmp:
+            built = subprocess.run([sys.executable, str(SIMCC), "-c", str(source), "-o", str(Path(tmp) / "k.o")],
+                                   capture_output=True, text=True)
+        self.assertEqual(built.returncode, 1, built.stderr)
+        self.assertIn(f"{source}:{line}: note: __fns is not declared by the scanlab simulator's CUDA headers: "
+                      "if it is a CUDA device function, the simulator does not support it", built.stderr)
 
 
 if __name__ == "__main__":

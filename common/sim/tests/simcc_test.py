@@ -98,16 +98,31 @@ class BuildTest(unittest.TestCase):
         self.assertNotIn("simcc: note:", built.stderr)
 
 
-class UnsupportedDeviceFunctionTest(unittest.TestCase):
-    def test_the_name_is_stated_at_the_programs_line(self):
-        source = HERE / "command_line" / "unsupported_device_function.cu"
+class RefusalTest(unittest.TestCase):
+    """What the simulator cannot build is refused at the program's own line (the one marked
+    `expect:` in the source), with the feature named."""
+
+    def compile(self, name: str) -> tuple[Path, int, subprocess.CompletedProcess]:
+        source = HERE / "command_line" / name
         line = next(n for n, text in enumerate(source.read_text().splitlines(), 1) if "expect:" in text)
         with tempfile.TemporaryDirectory() as tmp:
             built = subprocess.run([sys.executable, str(SIMCC), "-c", str(source), "-o", str(Path(tmp) / "k.o")],
                                    capture_output=True, text=True)
         self.assertEqual(built.returncode, 1, built.stderr)
+        return source, line, built
+
+    def test_an_unsupported_device_function_is_named(self):
+        source, line, built = self.compile("unsupported_device_function.cu")
         self.assertIn(f"{source}:{line}: note: __fns is not declared by the scanlab simulator's CUDA headers: "
                       "if it is a CUDA device function, the simulator does not support it", built.stderr)
+
+    def test_a_multi_warp_tile_is_refused_at_the_call_not_at_the_instantiation(self):
+        source, line, built = self.compile("multi_warp_tile.cu")
+        stated = [text for text in built.stderr.splitlines() if text.startswith(f"{source}:") and ": error: " in text]
+        self.assertTrue(stated, built.stderr)
+        self.assertEqual(stated[0], f"{source}:{line}: error: static assertion failed: thread_block_tile<N>: the "
+                         "scanlab simulator supports tiles of 1, 2, 4, 8, 16 or 32 threads (tiles of several warps "
+                         "are not simulated)")
 
 
 if __name__ == "__main__":

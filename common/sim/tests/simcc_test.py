@@ -98,6 +98,21 @@ class BuildTest(unittest.TestCase):
         self.assertNotIn("simcc: note:", built.stderr)
 
 
+class ReportedFileTest(unittest.TestCase):
+    def test_a_report_in_a_function_the_compiler_made_names_the_programs_file(self):
+        source = HERE / "command_line" / "openmp_reads_device_memory.cu"
+        line = next(n for n, text in enumerate(source.read_text().splitlines(), 1) if "expect:" in text)
+        with tempfile.TemporaryDirectory() as tmp:
+            program = Path(tmp) / "prog"
+            built = subprocess.run([sys.executable, str(SIMCC), "-Xcompiler", "-fopenmp", str(source), "-o",
+                                    str(program)], capture_output=True, text=True)
+            self.assertEqual(built.returncode, 0, built.stderr)
+            ran = subprocess.run([str(program)], capture_output=True, text=True, timeout=120)
+        self.assertEqual(ran.returncode, 1, ran.stderr)
+        self.assertIn(f"read: {source}:{line} (in main._omp_fn.0)", ran.stderr)
+        self.assertNotIn("simcc-", ran.stderr)
+
+
 class RefusalTest(unittest.TestCase):
     """What the simulator cannot build is refused at the program's own line (the one marked
     `expect:` in the source), with the feature named."""

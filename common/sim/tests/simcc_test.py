@@ -19,6 +19,8 @@ REPO = HERE.parents[2]
 SIMCC = REPO / "common" / "bin" / "simcc"
 sys.path.insert(0, str(REPO / "common" / "sim" / "tools"))
 import nvcc_command_line as ncl  # noqa: E402
+from cu_rewrite import Source, keep_lines  # noqa: E402
+from device_pass import read_arch_conditionals  # noqa: E402
 
 GPU_ONLY_OPTIONS = ["-arch=sm_90", "-gencode", "arch=compute_90,code=sm_90", "--expt-relaxed-constexpr",
                     "--expt-extended-lambda", "-lineinfo", "-rdc=true", "-Xptxas", "-v", "-lcudart"]
@@ -111,6 +113,69 @@ class ReportedFileTest(unittest.TestCase):
         self.assertEqual(ran.returncode, 1, ran.stderr)
         self.assertIn(f"read: {source}:{line} (in main._omp_fn.0)", ran.stderr)
         self.assertNotIn("simcc-", ran.stderr)
+
+
+class DevicePassTest(unittest.TestCase):
+    """Conditionals on __CUDA_ARCH__ read as the pass whose code they select."""
+
+    @staticmethod
+    def read(text: str) -> tuple[str, list[int]]:
+        """The rewritten directives of `text` as one string, and the lines warned about."""
+        src = Source.of(text)
+        reading = read_arch_conditionals(src, lambda b, e, r, d: keep_lines(src, b, e, r, d))
+        edited = [text[:begin].count("\n") + 1 for begin, _, _ in reading.edits]
+        lines = text.splitlines()
+        for (begin, end, replacement), line in zip(reading.edits, edited):
+            lines[line - 1] = replacement
+        return "\n".join(lines), [src.line_of(offset) for offset, _ in reading.warnings]
+
+    def test_inside_a_kernel_the_device_pass_reads_the_architecture(self):
+        text, warned = self.read("__global__ void k(int* p) {\n#if __CUDA_ARCH__ >= 700\n  *p = 1;\n#elif "
+                                 "defined(__CUDA_ARCH__)\n  *p = 2;\n#endif\n}\n")
+        self.assertIn("#if 900 >= 700", text)
+        self.assertIn("#elif 1", text)
+        self.assertEqual(warned, [])
+
+    def test_ifdef_and_ifndef_in_a_device_function(self):
+        text, _ = self.read("template <class T> __device__ __forceinline__ T f(T x) {\n#ifdef __CUDA_ARCH__\n"
+                            "  return x;\n#endif\n#ifndef __CUDA_ARCH__\n  return -x;\n#endif\n}\n")
+        self.assertIn("#if 1\n", text)
+        self.assertIn("#if 0\n", text)
+
+    def test_at_file_scope_around_device_declarations_alone(self):
+        text, warned = self.read("#if defined __CUDA_ARCH__ && __CUDA_ARCH__ < 600\n__device__ double atomicAdd("
+                                 "double* a, double v) { return v; }\n__device__ int counter;\n#endif\n")
+        self.assertIn("#if 1 && 900 < 600", text)
+        self.assertEqual(warned, [])
+
+    def test_host_code_keeps_the_host_pass_reading_without_a_warning(self):
+        source = "int main() {\n#ifndef __CUDA_ARCH__\n  return 0;\n#endif\n}\n"
+        text, warned = self.read(source)
+        self.assertEqual(text, source.rstrip("\n"))
+        self.assertEqual(warned, [])
+
+    def test_code_of_both_passes_keeps_the_host_reading_with_a_warning(self):
+        source = ("__host__ __device__ int f() {\n#ifdef __CUDA_ARCH__\n  return 2;\n#else\n  return 1;\n"
+                  "#endif\n}\n#if __CUDA_ARCH__ >= 800\nint host_helper();\n__device__ int g();\n#endif\n")
+        text, warned = self.read(source)
+        self.assertEqual(text, source.rstrip("\n"))
+        self.assertEqual(warned, [2, 8])
+
+    def test_a_guarded_kernel_runs_and_the_specialization_is_used(self):
+        source = HERE / "command_line" / "arch_guarded_kernel.cu"
+        line = next(n for n, text in enumerate(source.read_text().splitlines(), 1) if "expect:" in text)
+        with tempfile.TemporaryDirectory() as tmp:
+            program = Path(tmp) / "prog"
+            built = subprocess.run([sys.executable, str(SIMCC), str(source), "-o", str(program)],
+                                   capture_output=True, text=True)
+            self.assertEqual(built.returncode, 0, built.stderr)
+            ran = subprocess.run([str(program)], capture_output=True, text=True, timeout=120)
+        # 0 + 1 + ... + 31 = 496, plus the mark of the sm_80 specialization.
+        self.assertEqual((ran.returncode, ran.stdout), (0, "total 1496, host pass 1\n"), ran.stderr)
+        warnings = [text for text in built.stderr.splitlines() if ": warning: " in text]
+        self.assertEqual(len(warnings), 1, built.stderr)
+        self.assertTrue(warnings[0].startswith(f"{source}:{line}:"), warnings[0])
+        self.assertIn("read here as in nvcc's host pass", warnings[0])
 
 
 class RefusalTest(unittest.TestCase):

@@ -21,3 +21,4 @@ struct ApproximateCase {
 
 std::vector<ExactCase> evaluate_exact_cases();
 std::vector<ApproximateCase> evaluate_approximate_cases();
+std::vector<ExactCase> evaluate_warp_reduction_cases();  // a warp's __reduce_*_sync

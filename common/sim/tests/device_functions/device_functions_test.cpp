@@ -25,6 +25,14 @@ TEST(DeviceFunctions, ExactResultsAreCudas) {
   }
 }
 
+TEST(DeviceFunctions, WarpReductionsCombineTheMasksLanes) {
+  const std::vector<ExactCase> cases = evaluate_warp_reduction_cases();
+  ASSERT_EQ(cases.size(), 16u);
+  for (const ExactCase& c : cases) {
+    EXPECT_EQ(hex(c.actual_bits), hex(c.expected_bits)) << c.name;
+  }
+}
+
 TEST(DeviceFunctions, ApproximationsAreWithinTheirTolerance) {
   const std::vector<ApproximateCase> cases = evaluate_approximate_cases();
   ASSERT_GT(cases.size(), 10u);

@@ -435,7 +435,10 @@ def needs_rewrite(text: str) -> bool:
     for k, t in enumerate(toks):
         if t.text in ASM_KEYWORDS or (t.text == "__shared__" and not src.in_directive(k)) or is_launch_open(src, k):
             return True
-    return any(t.text == ARCH_MACRO for t in toks) and bool(read_arch_conditionals(src, lambda *a: "").edits)
+    if not any(t.text == ARCH_MACRO for t in toks):
+        return False
+    reading = read_arch_conditionals(src, lambda *a: "")
+    return bool(reading.edits or reading.warnings)  # a copy of its own, so that its warnings are said
 
 
 def include_directives(src: Source) -> list[tuple[int, int, str, str]]:

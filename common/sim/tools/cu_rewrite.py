@@ -40,6 +40,7 @@ import sys
 from dataclasses import dataclass, field
 
 from cpp_tokens import Token, tokenize
+from device_pass import ARCH_MACRO, read_arch_conditionals
 
 
 class RewriteError(Exception):
@@ -399,12 +400,18 @@ def apply(text: str, edits: list[tuple[int, int, str]]) -> str:
     return "".join(out)
 
 
-def rewrite_edits(src: Source) -> list[tuple[int, int, str]]:
-    """The edits that turn the CUDA constructs of `src` into C++."""
+def rewrite_edits(src: Source, warnings: list[tuple[int, str]] | None = None) -> list[tuple[int, int, str]]:
+    """The edits that turn the CUDA constructs of `src` into C++; what deserves a warning is
+    added to `warnings` as (offset, message)."""
     reject_inline_asm(src)
     edits: list[tuple[int, int, str]] = []
     rewrite_shared(src, edits)
     rewrite_launches(src, edits)
+    reading = read_arch_conditionals(src, lambda begin, end, text, in_directive:
+                                     keep_lines(src, begin, end, text, in_directive))
+    edits += reading.edits
+    if warnings is not None:
+        warnings += reading.warnings
     return edits
 
 
@@ -414,7 +421,7 @@ def rewrite(text: str) -> str:
 
 # A cheap first look: a file in which none of these strings occurs holds nothing to rewrite,
 # and is not tokenized at all.
-MAY_NEED_REWRITE = re.compile(r"<<\s*<|__shared__|\b(?:asm|__asm__|__asm)\b")
+MAY_NEED_REWRITE = re.compile(r"<<\s*<|__shared__|\b(?:asm|__asm__|__asm|__CUDA_ARCH__)\b")
 # The quoted includes of a file that is not tokenized, to follow them to headers that need a
 # rewrite: one in a comment costs a look at that header, nothing more.
 QUOTED_INCLUDE_LINE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', re.MULTILINE)
@@ -428,7 +435,10 @@ def needs_rewrite(text: str) -> bool:
     for k, t in enumerate(toks):
         if t.text in ASM_KEYWORDS or (t.text == "__shared__" and not src.in_directive(k)) or is_launch_open(src, k):
             return True
-    return False
+    if not any(t.text == ARCH_MACRO for t in toks):
+        return False
+    reading = read_arch_conditionals(src, lambda *a: "")
+    return bool(reading.edits or reading.warnings)  # a copy of its own, so that its warnings are said
 
 
 def include_directives(src: Source) -> list[tuple[int, int, str, str]]:
@@ -470,6 +480,10 @@ class Program:
         self.read: list[str] = []               # every header examined, for the depfile
         self._needs: dict[str, bool] = {}       # header -> whether it (or what it includes) needs a rewrite
         self._written: dict[str, str] = {}      # header -> its rewritten copy
+        self.display_names: dict[str, str] = {}  # file -> the name diagnostics show, where not its path
+
+    def display(self, path: str) -> str:
+        return self.display_names.get(path, path)
 
     @staticmethod
     def _text(path: str) -> str:
@@ -496,14 +510,18 @@ class Program:
 
     def rewrite_file(self, path: str, text: str) -> str:
         """`text` rewritten, with its quoted includes pointing at rewritten copies where needed."""
+        warnings: list[tuple[int, str]] = []
         try:
             src = Source.of(text)
-            edits = rewrite_edits(src)
+            edits = rewrite_edits(src, warnings)
         except RewriteError as e:
             raise HeaderError(path, e.offset, e.message) from None
+        for offset, message in warnings:
+            print(f"{self.display(path)}:{src.line_of(offset)}:{src.column_of(offset)}: warning: {message}",
+                  file=sys.stderr)
         for start, end, name, how in include_directives(src):
             if how == "unresolved":
-                print(f"{path}:{src.line_of(start)}:{src.column_of(start)}: warning: #include {name}: a header "
+                print(f"{self.display(path)}:{src.line_of(start)}:{src.column_of(start)}: warning: #include {name}: a header "
                       f"named by a macro defined elsewhere is not followed; kernels, launches and __shared__ in "
                       f"it are not rewritten for the simulator (write the file name in quotes)", file=sys.stderr)
                 continue
@@ -556,6 +574,7 @@ def main(argv: list[str]) -> int:
     display = args.display_name or args.source
     output = os.path.abspath(args.output)
     program = Program(args.include_dirs, os.path.join(os.path.dirname(output), "headers"))
+    program.display_names[args.source] = display
     try:
         body = program.rewrite_file(args.source, text)
     except HeaderError as e:

@@ -670,5 +670,7 @@ unsigned int atomicDec(unsigned int* address, unsigned int limit);
 #undef SCANLAB_SIM_DECLARE_INTEGER_ATOMICS
 #undef SCANLAB_SIM_DECLARE_ATOMIC
 
+#include <scanlab/sim/device_functions.hpp>
+#include <scanlab/sim/warp_reduce.hpp>
 #include <scanlab/sim/launch.hpp>
 #include <scanlab/sim/shared_memory.hpp>

@@ -1,0 +1,209 @@
+"""simcc reads nvcc's command line as people write it: -Xcompiler in both forms and with
+spaces, -fopenmp through to the link, nvcc-only options ignored with a note that names them,
+and a clear error for what it cannot take; a device function it does not provide is named at
+the program's line.
+
+Run: python3 common/sim/tests/simcc_test.py (ctest: sim-simcc)
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[2]
+SIMCC = REPO / "common" / "bin" / "simcc"
+sys.path.insert(0, str(REPO / "common" / "sim" / "tools"))
+import nvcc_command_line as ncl  # noqa: E402
+from cu_rewrite import Source, keep_lines  # noqa: E402
+from device_pass import read_arch_conditionals  # noqa: E402
+
+GPU_ONLY_OPTIONS = ["-arch=sm_90", "-gencode", "arch=compute_90,code=sm_90", "--expt-relaxed-constexpr",
+                    "--expt-extended-lambda", "-lineinfo", "-rdc=true", "-Xptxas", "-v", "-lcudart"]
+
+
+class ParseTest(unittest.TestCase):
+    def test_xcompiler_value_with_spaces_is_split_like_a_shell(self):
+        inv = ncl.parse(["-Xcompiler", "-O3 -march=native -fopenmp", "a.cu"])
+        self.assertEqual(inv.compile_args, ["-O3", "-march=native", "-fopenmp"])
+
+    def test_xcompiler_value_with_commas_and_the_equals_form(self):
+        inv = ncl.parse(["-Xcompiler", "-a,-b", "--compiler-options=-c", "-Xcompiler=-d,-e", "a.cu"])
+        self.assertEqual(inv.compile_args, ["-a", "-b", "-c", "-d", "-e"])
+
+    def test_options_that_change_the_link_reach_it(self):
+        inv = ncl.parse(["-Xcompiler", "-fopenmp,-O2", "-pthread", "a.cu", "-lm", "-Xlinker", "-rpath,/x"])
+        self.assertIn("-fopenmp", inv.compile_args)
+        self.assertEqual(inv.link_args, ["-fopenmp", "-pthread", "-lm", "-Xlinker", "-rpath", "-Xlinker", "/x"])
+        self.assertNotIn("-O2", inv.link_args)
+
+    def test_gpu_only_options_are_ignored_and_named(self):
+        inv = ncl.parse(["a.cu"] + GPU_ONLY_OPTIONS + ["-maxrregcount=32", "-G", "-cudart", "shared"])
+        self.assertEqual(inv.compile_args, [])
+        self.assertEqual(inv.link_args, [])
+        self.assertEqual(inv.ignored, ["-arch=sm_90", "-gencode arch=compute_90,code=sm_90",
+                                       "--expt-relaxed-constexpr", "--expt-extended-lambda", "-lineinfo",
+                                       "-rdc=true", "-Xptxas -v", "-lcudart", "-maxrregcount=32", "-G",
+                                       "-cudart shared"])
+        self.assertIn("-arch=sm_90", inv.ignored_note())
+        self.assertIsNone(ncl.parse(["a.cu"]).ignored_note())
+
+    def test_standard_output_and_files(self):
+        inv = ncl.parse(["-std", "c++20", "-c", "a.cu", "--output-file", "a.o"])
+        self.assertEqual((inv.std, inv.compile_only, inv.output, inv.cu_files), ("-std=c++20", True, "a.o", ["a.cu"]))
+        inv = ncl.parse(["-Xcompiler", "-std=c++17", "main.cpp", "k.cu", "lib.o", "-o", "prog"])
+        self.assertEqual((inv.std, inv.host_files, inv.cu_files, inv.objects, inv.compile_args),
+                         ("-std=c++17", ["main.cpp"], ["k.cu"], ["lib.o"], []))
+
+    def test_what_cannot_be_taken_is_an_error_naming_it(self):
+        for argv, message in ((["--frobnicate", "a.cu"], "unknown option or file: --frobnicate"),
+                              (["a.cu", "-o"], "-o needs a value"),
+                              (["-x", "ptx", "a.cu"], "-x ptx is not supported"),
+                              (["-O2"], "no input files"),
+                              (["-c", "a.cu", "b.cu", "-o", "x.o"], "-c with -o takes one input file")):
+            with self.subTest(argv=argv):
+                with self.assertRaises(ncl.CommandLineError) as caught:
+                    ncl.parse(argv)
+                self.assertEqual(str(caught.exception), message)
+
+
+class BuildTest(unittest.TestCase):
+    """Whole builds of a program whose host code uses OpenMP: without -fopenmp at the link it
+    does not link, and without it at the compile it does not use the OpenMP runtime at all."""
+
+    def build_and_run(self, options: list[str]) -> tuple[subprocess.CompletedProcess, subprocess.CompletedProcess]:
+        with tempfile.TemporaryDirectory() as tmp:
+            program = Path(tmp) / "prog"
+            built = subprocess.run([sys.executable, str(SIMCC), str(HERE / "command_line" / "openmp_host.cu"),
+                                    "-o", str(program)] + options, capture_output=True, text=True)
+            self.assertEqual(built.returncode, 0, built.stderr)
+            ran = subprocess.run([str(program)], capture_output=True, text=True, timeout=120)
+            return built, ran
+
+    def test_xcompiler_with_spaces_and_gpu_options_as_in_public_makefiles(self):
+        built, ran = self.build_and_run(["-Xcompiler", "-O3 -march=native -fopenmp"] + GPU_ONLY_OPTIONS)
+        self.assertEqual(ran.returncode, 0, ran.stdout + ran.stderr)
+        self.assertRegex(ran.stdout, r"^sum 332833500, openmp threads [1-9]")
+        note = [line for line in built.stderr.splitlines() if line.startswith("simcc: note:")]
+        self.assertEqual(len(note), 1, built.stderr)
+        for option in ("-arch=sm_90", "-lineinfo", "--expt-relaxed-constexpr", "-rdc=true", "-lcudart"):
+            self.assertIn(option, note[0])
+
+    def test_xcompiler_with_commas_and_the_equals_form(self):
+        built, ran = self.build_and_run(["-Xcompiler", "-O2,-fopenmp", "-Xcompiler=-Wall"])
+        self.assertEqual(ran.returncode, 0, ran.stdout + ran.stderr)
+        self.assertRegex(ran.stdout, r"^sum 332833500, openmp threads [1-9]")
+        self.assertNotIn("simcc: note:", built.stderr)
+
+
+class ReportedFileTest(unittest.TestCase):
+    def test_a_report_in_a_function_the_compiler_made_names_the_programs_file(self):
+        source = HERE / "command_line" / "openmp_reads_device_memory.cu"
+        line = next(n for n, text in enumerate(source.read_text().splitlines(), 1) if "expect:" in text)
+        with tempfile.TemporaryDirectory() as tmp:
+            program = Path(tmp) / "prog"
+            built = subprocess.run([sys.executable, str(SIMCC), "-Xcompiler", "-fopenmp", str(source), "-o",
+                                    str(program)], capture_output=True, text=True)
+            self.assertEqual(built.returncode, 0, built.stderr)
+            ran = subprocess.run([str(program)], capture_output=True, text=True, timeout=120)
+        self.assertEqual(ran.returncode, 1, ran.stderr)
+        self.assertIn(f"read: {source}:{line} (in main._omp_fn.0)", ran.stderr)
+        self.assertNotIn("simcc-", ran.stderr)
+
+
+class DevicePassTest(unittest.TestCase):
+    """Conditionals on __CUDA_ARCH__ read as the pass whose code they select."""
+
+    @staticmethod
+    def read(text: str) -> tuple[str, list[int]]:
+        """The rewritten directives of `text` as one string, and the lines warned about."""
+        src = Source.of(text)
+        reading = read_arch_conditionals(src, lambda b, e, r, d: keep_lines(src, b, e, r, d))
+        edited = [text[:begin].count("\n") + 1 for begin, _, _ in reading.edits]
+        lines = text.splitlines()
+        for (begin, end, replacement), line in zip(reading.edits, edited):
+            lines[line - 1] = replacement
+        return "\n".join(lines), [src.line_of(offset) for offset, _ in reading.warnings]
+
+    def test_inside_a_kernel_the_device_pass_reads_the_architecture(self):
+        text, warned = self.read("__global__ void k(int* p) {\n#if __CUDA_ARCH__ >= 700\n  *p = 1;\n#elif "
+                                 "defined(__CUDA_ARCH__)\n  *p = 2;\n#endif\n}\n")
+        self.assertIn("#if 900 >= 700", text)
+        self.assertIn("#elif 1", text)
+        self.assertEqual(warned, [])
+
+    def test_ifdef_and_ifndef_in_a_device_function(self):
+        text, _ = self.read("template <class T> __device__ __forceinline__ T f(T x) {\n#ifdef __CUDA_ARCH__\n"
+                            "  return x;\n#endif\n#ifndef __CUDA_ARCH__\n  return -x;\n#endif\n}\n")
+        self.assertIn("#if 1\n", text)
+        self.assertIn("#if 0\n", text)
+
+    def test_at_file_scope_around_device_declarations_alone(self):
+        text, warned = self.read("#if defined __CUDA_ARCH__ && __CUDA_ARCH__ < 600\n__device__ double atomicAdd("
+                                 "double* a, double v) { return v; }\n__device__ int counter;\n#endif\n")
+        self.assertIn("#if 1 && 900 < 600", text)
+        self.assertEqual(warned, [])
+
+    def test_host_code_keeps_the_host_pass_reading_without_a_warning(self):
+        source = "int main() {\n#ifndef __CUDA_ARCH__\n  return 0;\n#endif\n}\n"
+        text, warned = self.read(source)
+        self.assertEqual(text, source.rstrip("\n"))
+        self.assertEqual(warned, [])
+
+    def test_code_of_both_passes_keeps_the_host_reading_with_a_warning(self):
+        source = ("__host__ __device__ int f() {\n#ifdef __CUDA_ARCH__\n  return 2;\n#else\n  return 1;\n"
+                  "#endif\n}\n#if __CUDA_ARCH__ >= 800\nint host_helper();\n__device__ int g();\n#endif\n")
+        text, warned = self.read(source)
+        self.assertEqual(text, source.rstrip("\n"))
+        self.assertEqual(warned, [2, 8])
+
+    def test_a_guarded_kernel_runs_and_the_specialization_is_used(self):
+        source = HERE / "command_line" / "arch_guarded_kernel.cu"
+        line = next(n for n, text in enumerate(source.read_text().splitlines(), 1) if "expect:" in text)
+        with tempfile.TemporaryDirectory() as tmp:
+            program = Path(tmp) / "prog"
+            built = subprocess.run([sys.executable, str(SIMCC), str(source), "-o", str(program)],
+                                   capture_output=True, text=True)
+            self.assertEqual(built.returncode, 0, built.stderr)
+            ran = subprocess.run([str(program)], capture_output=True, text=True, timeout=120)
+        # 0 + 1 + ... + 31 = 496, plus the mark of the sm_80 specialization.
+        self.assertEqual((ran.returncode, ran.stdout), (0, "total 1496, host pass 1\n"), ran.stderr)
+        warnings = [text for text in built.stderr.splitlines() if ": warning: " in text]
+        self.assertEqual(len(warnings), 1, built.stderr)
+        self.assertTrue(warnings[0].startswith(f"{source}:{line}:"), warnings[0])
+        self.assertIn("read here as in nvcc's host pass", warnings[0])
+
+
+class RefusalTest(unittest.TestCase):
+    """What the simulator cannot build is refused at the program's own line (the one marked
+    `expect:` in the source), with the feature named."""
+
+    def compile(self, name: str) -> tuple[Path, int, subprocess.CompletedProcess]:
+        source = HERE / "command_line" / name
+        line = next(n for n, text in enumerate(source.read_text().splitlines(), 1) if "expect:" in text)
+        with tempfile.TemporaryDirectory() as tmp:
+            built = subprocess.run([sys.executable, str(SIMCC), "-c", str(source), "-o", str(Path(tmp) / "k.o")],
+                                   capture_output=True, text=True)
+        self.assertEqual(built.returncode, 1, built.stderr)
+        return source, line, built
+
+    def test_an_unsupported_device_function_is_named(self):
+        source, line, built = self.compile("unsupported_device_function.cu")
+        self.assertIn(f"{source}:{line}: note: __fns is not declared by the scanlab simulator's CUDA headers: "
+                      "if it is a CUDA device function, the simulator does not support it", built.stderr)
+
+    def test_a_multi_warp_tile_is_refused_at_the_call_not_at_the_instantiation(self):
+        source, line, built = self.compile("multi_warp_tile.cu")
+        stated = [text for text in built.stderr.splitlines() if text.startswith(f"{source}:") and ": error: " in text]
+        self.assertTrue(stated, built.stderr)
+        self.assertEqual(stated[0], f"{source}:{line}: error: static assertion failed: thread_block_tile<N>: the "
+                         "scanlab simulator supports tiles of 1, 2, 4, 8, 16 or 32 threads (tiles of several warps "
+                         "are not simulated)")
+
+
+if __name__ == "__main__":
+    unittest.main()

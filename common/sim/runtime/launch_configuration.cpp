@@ -12,11 +12,19 @@
 namespace scanlab::sim::detail {
 namespace {
 
+std::string dims(const dim3& d) {
+  return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
+}
+
 void report_invalid_launch(const LaunchRequest& r, const std::string& why, cudaError_t error) {
   Finding f;
   f.kind = ReportKind::invalid_launch;
   f.headline = "invalid kernel launch: " + why;
   f.parties.push_back(host_party("launch", locate(Site{r.file, r.line})));
+  // The whole configuration, as the <<<...>>> computed it: a grid size that came out 0 is most
+  // often a block count rounded down, or an empty input launched anyway.
+  f.details.push_back("configuration: grid " + dims(r.grid) + ", block " + dims(r.block) + ", " +
+                      std::to_string(r.dynamic_shared_bytes) + " bytes of dynamic shared memory");
   f.details.push_back("the kernel did not run; cudaGetLastError() returns " + std::string(cudaGetErrorName(error)));
   report(f);
   set_pending_error(error);
@@ -27,8 +35,16 @@ void report_invalid_launch(const LaunchRequest& r, const std::string& why, cudaE
 bool valid_launch_configuration(const LaunchRequest& r) {
   const dim3 b = r.block, g = r.grid;
   const unsigned long long threads = 1ull * b.x * b.y * b.z;
-  if (threads == 0 || g.x == 0 || g.y == 0 || g.z == 0) {
-    report_invalid_launch(r, "a grid or block dimension is 0", cudaErrorInvalidValue);
+  if (g.x == 0 || g.y == 0 || g.z == 0) {
+    report_invalid_launch(r, "a grid of 0 blocks (" + std::to_string(g.x) + "x" + std::to_string(g.y) + "x" +
+                                 std::to_string(g.z) + "); CUDA launches no kernel for an empty grid",
+                          cudaErrorInvalidValue);
+    return false;
+  }
+  if (threads == 0) {
+    report_invalid_launch(r, "a block of 0 threads (" + std::to_string(b.x) + "x" + std::to_string(b.y) + "x" +
+                                 std::to_string(b.z) + ")",
+                          cudaErrorInvalidValue);
     return false;
   }
   if (threads > kMaxThreadsPerBlock || b.x > 1024 || b.y > 1024 || b.z > 64) {

@@ -354,9 +354,19 @@ std::vector<PlantedCase> planted_cases() {
                                    "shared variable 'dynamic_tile'"})));
   cases.push_back(clean("SharedTileFilledWithIdentity", "shared_read_before_write", true));
 
-  PlantedCase too_large = bug("BlockOf1025Threads", "block_too_large", "invalid-launch", host_side_launch);
+  PlantedCase too_large = bug("BlockOf1025Threads", "block_too_large", "invalid-launch",
+                              stderr_says({"a block of 1025 threads (1025x1x1)",
+                                           "configuration: grid (1,1,1), block (1025,1,1), 0 bytes of dynamic shared memory"},
+                                          host_side_launch));
   too_large.stdout_contains = "launch status: cudaErrorInvalidValue";
   cases.push_back(too_large);
+  PlantedCase empty_grid = bug("GridOfZeroBlocksForAnEmptyInput", "empty_grid", "invalid-launch",
+                               stderr_says({"invalid kernel launch: a grid of 0 blocks (0x1x1)",
+                                            "configuration: grid (0,1,1), block (256,1,1)"},
+                                           host_side_launch));
+  empty_grid.stdout_contains = "launch status: cudaErrorInvalidValue";
+  cases.push_back(empty_grid);
+  cases.push_back(clean("EmptyInputNotLaunched", "empty_grid", true));
 
   // A barrier called from host code: reported at each call, with the host as the only party.
   cases.push_back(bug("BarrierCalledFromHostCode", "barrier_from_host", "unsupported",

@@ -26,8 +26,10 @@ RACE = (f"scanlab-sim: error: data race (read-after-write) on shared memory\n"
         f"  read:  /home/kit/common/include/scanlab/affine_map.hpp:47  block (0,0,0) thread (2,0,0)\n"
         f"  location: shared variable 'shared_bytes' (declared at {STAGED}:112), byte 8 of 256\n"
         f"  reproduce with: SCANLAB_SIM_SEED=1\n")
-LAUNCH = (f"scanlab-sim: error: invalid kernel launch: a grid or block dimension is 0\n"
+LAUNCH = (f"scanlab-sim: error: invalid kernel launch: a grid of 0 blocks (0x1x1); CUDA launches no kernel for "
+          f"an empty grid\n"
           f"  launch: {STAGED}:168\n"
+          f"  configuration: grid (0,1,1), block (32,1,1), 0 bytes of dynamic shared memory\n"
           f"  the kernel did not run; cudaGetLastError() returns cudaErrorInvalidValue\n")
 
 CHECK = Check("race-freedom-inplace", "In-place scan has no race", "race-freedom", "Lab02RaceFreedom.*", 10)

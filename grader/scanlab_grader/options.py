@@ -6,6 +6,7 @@ reaches each student's grading without a change to the batch."""
 from __future__ import annotations
 
 import argparse
+import os
 
 from .formats import FORMATS
 from .paths import REPO
@@ -65,8 +66,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--labs-dir", default=str(REPO / "grader" / "labs"), help=argparse.SUPPRESS)
     p.add_argument("--test-binary", action="append", default=[], metavar="NN=PATH", help=argparse.SUPPRESS)
     p.add_argument("--color", choices=("auto", "always", "never"), default="auto")
-    p.add_argument("--sandbox", choices=("auto", "namespaces", "user", "none"), default="auto",
-                   help="where student code runs: the strongest box this machine can make (default), or "
+    p.add_argument("--sandbox", choices=("auto", "namespaces", "user", "none"),
+                   default=os.environ.get("SCANLAB_SANDBOX", "auto"),
+                   help="where student code runs (default: $SCANLAB_SANDBOX, else auto): the strongest box "
+                        "this machine can make, or "
                         "namespaces (bubblewrap), user (as 'nobody'; root only), none (the symbol screen "
                         "alone); see grader/README.md, 'The sandbox'")
     # Set by --batch for each student: what of the class the student's runs must not see.

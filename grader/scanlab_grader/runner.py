@@ -101,7 +101,8 @@ def _stop_leftovers(single: _Single, box: sandbox.Box, channel_inode: int) -> No
 
 def run_once(cmd: list[str], *, env: dict[str, str], cwd: Path, log_path: Path, limits: Limits,
              deadline: float, scratch: Path) -> _Single:
-    """One run of a test program in the sandbox; `scratch`: the one folder it may write."""
+    """One run of a test program in the sandbox. It may write its lab's log folder only
+    (compute-sanitizer writes its report there); `scratch`, inside it, is its TMPDIR."""
     key = os.urandom(KEY_BYTES)
     key_r, key_w = os.pipe()
     res_r, res_w = os.pipe()
@@ -118,7 +119,7 @@ def run_once(cmd: list[str], *, env: dict[str, str], cwd: Path, log_path: Path, 
             # The memory limit is on the resident-set size, polled below: the simulator
             # reserves (but does not touch) many GiB of address space for device memory and
             # race detection, so RLIMIT_AS is only an opt-in extra.
-            box = sandbox.current().spawn(cmd, cwd=cwd, env=child_env, stdout=log, writable=(scratch,),
+            box = sandbox.current().spawn(cmd, cwd=cwd, env=child_env, stdout=log, writable=(log_path.parent,),
                                           scratch=scratch, pass_fds=(key_r, res_w),
                                           rlimits=sandbox.Rlimits(limits.address_space_bytes))
         finally:

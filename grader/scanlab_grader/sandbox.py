@@ -6,7 +6,7 @@ report:
 
 - `namespaces`: bubblewrap (Debian's `bubblewrap`, the tool Flatpak runs applications in)
   gives the program its own mount, PID, IPC, network, UTS and user namespaces: the whole file
-  system read-only but one scratch folder (and a small private /tmp), no network but loopback,
+  system read-only but its scratch folder (TMPDIR points there), no network but loopback,
   no capabilities, an unprivileged user id, and folders of other students hidden. Whatever
   the program starts dies with it: the kernel kills a PID namespace's processes when its
   first process ends.
@@ -28,6 +28,7 @@ import json
 import os
 import pwd
 import resource
+import select
 import shutil
 import signal
 import subprocess
@@ -39,7 +40,6 @@ from typing import IO
 from . import containment
 
 OUTPUT_LIMIT_BYTES = 64 << 20  # RLIMIT_FSIZE: what a program may print into its log
-PRIVATE_TMP_BYTES = 64 << 20  # the namespace box's /tmp (memory-backed)
 UNPRIVILEGED_USER = "nobody"
 
 NAMESPACES = "namespaces"
@@ -125,47 +125,40 @@ class Box:
 
 
 class _NamespaceBox(Box):
-    """bwrap's own process waits for the sandbox; the sandbox's first process (its init) is
-    `init_pid`, the test program is init's child. Leftovers cannot outlive the namespace, so
-    they are what the grader saw beside the program at its last look (`poll`, every tenth of
-    a second while the runner waits) before the program ended."""
+    """Inside the namespace: bwrap's init (`init_pid`), its child the shell of `_SHIM`, and the
+    program, the shell's child. When the program ends the shell says so on `exited` and waits:
+    what the program left running is still there for the grader to name (the kernel would kill
+    it with the namespace), until `leftovers` kills the namespace."""
 
-    def __init__(self, proc: subprocess.Popen, init_pid: int | None, status: IO[bytes]):
+    def __init__(self, proc: subprocess.Popen, init_pid: int | None, exited: IO[bytes], status: IO[bytes]):
         super().__init__(proc)
         self.init_pid = init_pid
+        self.exited = exited
         self.status = status
-        self.main_pid: int | None = None
-        self.seen: dict[int, containment.Leftover] = {}
         self.final: int | None = None
+        self.seen: list[containment.Leftover] = []
 
-    def _look(self) -> None:
-        if self.init_pid is None:
-            return
-        tree = _descendants(self.init_pid)
-        if not tree:
-            return
-        if self.main_pid is None:
-            self.main_pid = tree[0]
-        # Looked at afresh each time: what a process holds open may change.
-        self.seen = {p: containment.describe_process(p) for p in tree if p != self.main_pid}
+    def _ended(self, status_line: bytes) -> None:
+        try:
+            self.final = _shell_status(int(status_line))
+        except ValueError:  # the shell is gone without a word: bwrap's own status tells
+            self.final = _shell_status(self.proc.wait())
+        self.exited.close()
+        tree = _descendants(self.init_pid) if self.init_pid is not None else []
+        # tree[0] is the shell; everything else is what the program started.
+        self.seen = [l for l in (containment.describe_process(p) for p in tree[1:]) if l is not None]
 
     def poll(self) -> int | None:
-        if self.final is None:
-            rc = self.proc.poll()
-            if rc is None:
-                self._look()
-                return None
-            self._ended(rc)
+        if self.final is None and select.select([self.exited], [], [], 0)[0]:
+            self._ended(self.exited.readline())
         return self.final
 
     def wait(self, timeout: float | None = None) -> int:
         if self.final is None:
-            self._ended(self.proc.wait(timeout))
+            if not select.select([self.exited], [], [], timeout)[0]:
+                raise subprocess.TimeoutExpired(self.proc.args, timeout)
+            self._ended(self.exited.readline())
         return self.final
-
-    def _ended(self, rc: int) -> None:
-        self.final = _bwrap_status(rc)
-        self.status.close()
 
     def resident_bytes(self) -> int:
         if self.init_pid is None:
@@ -182,13 +175,23 @@ class _NamespaceBox(Box):
 
     def leftovers(self) -> list[containment.Leftover]:
         self.kill_tree()
-        found = [l for l in self.seen.values() if l is not None]
-        self.seen = {}  # said once
+        self.proc.wait()
+        self.status.close()
+        if self.final is None:
+            self.final = _shell_status(self.proc.returncode)
+            self.exited.close()
+        found, self.seen = self.seen, []  # said once
         return found
 
 
-def _bwrap_status(rc: int) -> int:
-    """bwrap passes a death by signal N on as exit status 128 + N: give it back its sign."""
+# The namespace's program runs under this bash script: it writes the program's exit status on
+# fd EXITED (which the program does not inherit) and then waits to be killed with the
+# namespace. Its own messages ("Segmentation fault") go nowhere: the log is the program's.
+_SHIM = 'exec {err}>&2 2>/dev/null; "$@" 2>&$err {err}>&- EXITED>&-; echo $? >&EXITED; exec sleep infinity'
+
+
+def _shell_status(rc: int) -> int:
+    """The shell (and bwrap) pass a death by signal N on as 128 + N: give it back its sign."""
     if rc > 128 and rc - 128 < signal.NSIG:
         return -(rc - 128)
     return rc
@@ -211,7 +214,8 @@ class Sandbox:
     def description(self) -> str:
         return f"{self.strength} ({self.detail})" if self.detail else self.strength
 
-    def _bwrap_command(self, cmd: list[str], cwd: Path, writable: tuple[Path, ...], status_fd: int) -> list[str]:
+    def _bwrap_command(self, cmd: list[str], cwd: Path, writable: tuple[Path, ...], status_fd: int,
+                       exited_fd: int) -> list[str]:
         argv = list(self.bwrap)
         for path in self.hidden:
             argv += ["--tmpfs", str(path)]
@@ -220,7 +224,7 @@ class Sandbox:
         for path in writable:
             argv += ["--bind", str(path), str(path)]
         argv += ["--chdir", str(cwd), "--json-status-fd", str(status_fd)]
-        return argv + ["--", *cmd]
+        return argv + ["--", "/bin/bash", "-c", _SHIM.replace("EXITED", str(exited_fd)), "bash", *cmd]
 
     def _prepare(self, writable: tuple[Path, ...]) -> None:
         if self.strength == SEPARATE_USER and self.user is not None:
@@ -248,23 +252,25 @@ class Sandbox:
                                     preexec_fn=rlimits.apply, **self._user_args())
             return Box(proc)
         status_r, status_w = os.pipe()
+        exited_r, exited_w = os.pipe()
         try:
-            proc = subprocess.Popen(self._bwrap_command(cmd, cwd, writable, status_w), stdin=subprocess.DEVNULL,
-                                    stdout=stdout, stderr=subprocess.STDOUT, env=env, cwd=cwd,
-                                    pass_fds=(*pass_fds, status_w), start_new_session=True,
+            proc = subprocess.Popen(self._bwrap_command(cmd, cwd, writable, status_w, exited_w),
+                                    stdin=subprocess.DEVNULL, stdout=stdout, stderr=subprocess.STDOUT, env=env,
+                                    cwd=cwd, pass_fds=(*pass_fds, status_w, exited_w), start_new_session=True,
                                     preexec_fn=rlimits.apply)
         finally:
             os.close(status_w)
-        # bwrap writes the sandbox's first process at once, before the program starts (nothing
-        # when it failed), and the program's exit status at the end: the pipe stays open until
-        # then, or bwrap would die writing it.
+            os.close(exited_w)
+        # bwrap writes the namespace's first process at once, before the program starts
+        # (nothing when it failed), and its own exit status at the end: the pipe stays open
+        # till then, or bwrap would die writing it. The program's status comes from the shell.
         status = os.fdopen(status_r, "rb")
         first = status.readline()
         try:
             init_pid = int(json.loads(first)["child-pid"]) if first else None
         except (ValueError, KeyError, TypeError):
             init_pid = None
-        return _NamespaceBox(proc, init_pid, status)
+        return _NamespaceBox(proc, init_pid, os.fdopen(exited_r, "rb"), status)
 
     def run(self, cmd: list[str], *, cwd: Path, writable: tuple[Path, ...], timeout: float) -> tuple[int, str]:
         """Runs `cmd` to its end in the box (a build): (exit status, its output); 124 when it
@@ -273,7 +279,8 @@ class Sandbox:
         box_of_build = self if self.strength == NAMESPACES else Sandbox(SCREEN_ONLY, self.detail)
         with tempfile.TemporaryFile() as out:
             try:
-                box = box_of_build.spawn(cmd, cwd=cwd, env=dict(os.environ), stdout=out, writable=writable)
+                box = box_of_build.spawn(cmd, cwd=cwd, env=dict(os.environ), stdout=out, writable=writable,
+                                         scratch=writable[0] if writable else None)
             except FileNotFoundError as e:
                 return 127, str(e)
             try:
@@ -293,7 +300,6 @@ class Sandbox:
 
 def _bwrap_base(binary: str, user_namespace: bool) -> list[str]:
     argv = [binary, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
-            "--size", str(PRIVATE_TMP_BYTES), "--tmpfs", "/tmp",
             "--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try",
             "--die-with-parent", "--new-session", "--cap-drop", "ALL"]
     if user_namespace:

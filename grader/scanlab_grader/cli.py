@@ -82,8 +82,10 @@ def main(args: argparse.Namespace) -> int:
                    test_binaries=test_binaries, staged=staged)
 
     try:
+        build_root.mkdir(parents=True, exist_ok=True)
         box = sandbox.choose(REPO, args.sandbox, hidden=tuple(Path(p) for p in args.sandbox_hide),
-                             shown=tuple(Path(p) for p in args.sandbox_show))
+                             shown=tuple(Path(p) for p in args.sandbox_show),
+                             reach=(build_root, *test_binaries.values()))
     except sandbox.SandboxError as e:
         print(f"grade: {e}", file=sys.stderr)
         return 2

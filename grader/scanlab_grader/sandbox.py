@@ -325,7 +325,7 @@ def _works(argv: list[str], **popen) -> tuple[bool, str]:
     return proc.returncode == 0, proc.stdout.decode(errors="replace").strip()
 
 
-def _try_namespaces(repo: Path) -> tuple[Sandbox | None, str]:
+def _try_namespaces(repo: Path, _reach: tuple[Path, ...]) -> tuple[Sandbox | None, str]:
     binary = shutil.which("bwrap")
     if binary is None:
         return None, "bwrap is not installed (Debian package bubblewrap)"
@@ -342,34 +342,35 @@ def _try_namespaces(repo: Path) -> tuple[Sandbox | None, str]:
     return None, f"bwrap cannot make namespaces here: {why}"
 
 
-def _try_separate_user(repo: Path) -> tuple[Sandbox | None, str]:
+def _try_separate_user(repo: Path, reach: tuple[Path, ...]) -> tuple[Sandbox | None, str]:
     if os.geteuid() != 0:
         return None, "not root, so no other user to run as"
     user = _unprivileged_user()
     if user is None:
         return None, f"no user '{UNPRIVILEGED_USER}'"
-    ok, _ = _works(["test", "-r", str(repo / "grader" / "grade")], user=user.pw_uid, group=user.pw_gid,
-                   extra_groups=[])
-    if not ok:
-        return None, f"user '{UNPRIVILEGED_USER}' cannot read the kit at {repo}"
+    for path in (repo / "grader" / "grade", *reach):
+        ok, _ = _works(["test", "-r", str(path)], user=user.pw_uid, group=user.pw_gid, extra_groups=[])
+        if not ok:
+            return None, f"user '{UNPRIVILEGED_USER}' cannot read {path}"
     return Sandbox(SEPARATE_USER, f"as '{UNPRIVILEGED_USER}'", user=user), ""
 
 
 _current: Sandbox | None = None
 
 
-def choose(repo: Path, wanted: str = "auto", hidden: tuple[Path, ...] = (),
-           shown: tuple[Path, ...] = ()) -> Sandbox:
+def choose(repo: Path, wanted: str = "auto", hidden: tuple[Path, ...] = (), shown: tuple[Path, ...] = (),
+           reach: tuple[Path, ...] = ()) -> Sandbox:
     """Picks the strongest box this machine can make (or the one `wanted` names: namespaces,
     user, none) for the rest of this process, and returns it. `hidden` and `shown`: see
-    Sandbox. The two weaker boxes need the grader to be a child subreaper (containment.py)."""
+    Sandbox; `reach`: folders the programs live in, which a separate user must be able to
+    read. The two weaker boxes need the grader to be a child subreaper (containment.py)."""
     global _current
     reasons = []
     chosen = None
     for name, attempt in (("namespaces", _try_namespaces), ("user", _try_separate_user)):
         if wanted not in ("auto", name):
             continue
-        chosen, why = attempt(repo)
+        chosen, why = attempt(repo, reach)
         if chosen is not None:
             break
         reasons.append(why)

@@ -120,7 +120,11 @@ def tree_digest(root: Path, left_out: set[str] = frozenset()) -> dict[str, str]:
                 if path.is_symlink():
                     dirs.remove(name)
             else:
-                found[rel] = f"file {stat.S_IMODE(st.st_mode):o} " + hashlib.sha256(path.read_bytes()).hexdigest()
+                try:
+                    content = hashlib.sha256(path.read_bytes()).hexdigest()
+                except PermissionError:  # made unreadable (the mode says so too)
+                    content = "unreadable"
+                found[rel] = f"file {stat.S_IMODE(st.st_mode):o} {content}"
     return found
 
 
@@ -167,6 +171,7 @@ def lab_scores(report: Path) -> tuple[dict[str, tuple[float, float]], str]:
 def restore_kit(copies: dict[str, tuple[bytes, int]]) -> None:
     for rel, (data, mode) in copies.items():
         path = REPO / rel
+        path.chmod(0o600)
         path.write_bytes(data)
         path.chmod(mode)
     renamed = REPO / "README.md.renamed"

@@ -171,7 +171,8 @@ def lab_scores(report: Path) -> tuple[dict[str, tuple[float, float]], str]:
 def restore_kit(copies: dict[str, tuple[bytes, int]]) -> None:
     for rel, (data, mode) in copies.items():
         path = REPO / rel
-        path.chmod(0o600)
+        if path.exists():
+            path.chmod(0o600)  # it may have been made unreadable
         path.write_bytes(data)
         path.chmod(mode)
     renamed = REPO / "README.md.renamed"

@@ -139,11 +139,14 @@ class _NamespaceBox(Box):
         self.seen: list[containment.Leftover] = []
 
     def _ended(self, status_line: bytes) -> None:
+        self.exited.close()
         try:
             self.final = _shell_status(int(status_line))
-        except ValueError:  # the shell is gone without a word: bwrap's own status tells
+        except ValueError:
+            # The shell is gone without a word: the namespace was killed (a limit, or lab code
+            # killed the shell), and whatever is still listed in it is dying, not left running.
             self.final = _shell_status(self.proc.wait())
-        self.exited.close()
+            return
         tree = _descendants(self.init_pid) if self.init_pid is not None else []
         # tree[0] is the shell; everything else is what the program started.
         self.seen = [l for l in (containment.describe_process(p) for p in tree[1:]) if l is not None]

@@ -169,12 +169,15 @@ class _NamespaceBox(Box):
         return sum(_statm_resident(p) for p in _descendants(self.init_pid))
 
     def kill_tree(self) -> None:
-        if self.init_pid is not None:
-            try:
-                os.kill(self.init_pid, signal.SIGKILL)  # the kernel kills the whole PID namespace
-            except (ProcessLookupError, PermissionError):
-                pass
-        super().kill_tree()
+        if self.init_pid is None:  # bwrap did not get as far as the namespace
+            super().kill_tree()
+            return
+        # The kernel kills the whole PID namespace with its first process; bwrap's own process
+        # then reaps it and exits (killing that one too would leave the first process a zombie).
+        try:
+            os.kill(self.init_pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
 
     def leftovers(self) -> list[containment.Leftover]:
         self.kill_tree()

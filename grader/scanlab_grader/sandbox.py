@@ -6,13 +6,14 @@ report:
 
 - `namespaces`: bubblewrap (Debian's `bubblewrap`, the tool Flatpak runs applications in)
   gives the program its own mount, PID, IPC, network, UTS and user namespaces: the whole file
-  system read-only but its scratch folder (TMPDIR points there), no network but loopback,
-  no capabilities, an unprivileged user id, and folders of other students hidden. Whatever
+  system read-only but the folders it is given (a test program: its lab's log folder, with its
+  scratch folder, TMPDIR, inside), no network but loopback, no capabilities, an unprivileged
+  user id, and folders of other students hidden. Whatever
   the program starts dies with it: the kernel kills a PID namespace's processes when its
   first process ends.
 - `separate user`: where no namespace can be made but the grader runs as root, the program
-  runs as `nobody` in a session of its own: it can write only its scratch folder and what the
-  world may write, but it can read what the world may read and it has the network.
+  runs as `nobody` in a session of its own: it can write only the folders it is given and
+  what the world may write, but it can read what the world may read and it has the network.
 - `symbol screen only`: neither; the program runs as the grader's user in a session of its
   own. What keeps lab code in line is the screen of its imported symbols (linkage.py) before
   it runs.
@@ -45,7 +46,6 @@ UNPRIVILEGED_USER = "nobody"
 NAMESPACES = "namespaces"
 SEPARATE_USER = "separate user"
 SCREEN_ONLY = "symbol screen only"
-STRENGTHS = {"namespaces": NAMESPACES, "user": SEPARATE_USER, "none": SCREEN_ONLY}
 
 _PAGE = os.sysconf("SC_PAGE_SIZE")
 

@@ -3,7 +3,8 @@ into one outcome per test.
 
 Every child gets a fresh key, a wall-time limit per test, optional address-space
 and output-size limits, and starts in the sandbox this grade process chose
-(sandbox.py): a scratch folder of its own is all it may write, a kill reaches
+(sandbox.py): its lab's log folder, with a scratch folder inside, is all it may
+write (in the namespace box; see sandbox.py for the others), a kill reaches
 everything it started, and whatever it started is stopped when it ends. A crash,
 hang or early exit fails the test that was running; the
 tests that had not run yet are run again in a new child (at most

@@ -25,6 +25,7 @@ for the two weaker boxes, which have no namespace to do it).
 
 from __future__ import annotations
 
+import glob
 import json
 import os
 import pwd
@@ -42,6 +43,7 @@ from . import containment
 
 OUTPUT_LIMIT_BYTES = 64 << 20  # RLIMIT_FSIZE: what a program may print into its log
 UNPRIVILEGED_USER = "nobody"
+SHM_BYTES = 64 << 20  # the namespace box's /dev/shm
 
 NAMESPACES = "namespaces"
 SEPARATE_USER = "separate user"
@@ -305,7 +307,12 @@ class Sandbox:
 
 
 def _bwrap_base(binary: str, user_namespace: bool) -> list[str]:
-    argv = [binary, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+    # A /dev of its own: the usual character devices, the GPU's where there is one (the cuda
+    # backend's test programs need them), a small /dev/shm, the rest read-only (a memory-backed
+    # file system would otherwise take files outside the memory limit).
+    gpu = [a for node in sorted(glob.glob("/dev/nvidia*")) for a in ("--dev-bind", node, node)]
+    argv = [binary, "--ro-bind", "/", "/", "--dev", "/dev", *gpu, "--size", str(SHM_BYTES), "--tmpfs", "/dev/shm",
+            "--remount-ro", "/dev", "--proc", "/proc",
             "--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try",
             "--die-with-parent", "--new-session", "--cap-drop", "ALL"]
     if user_namespace:

@@ -378,6 +378,8 @@ def choose(repo: Path, wanted: str = "auto", hidden: tuple[Path, ...] = (), show
     Sandbox; `reach`: folders the programs live in, which a separate user must be able to
     read. The two weaker boxes need the grader to be a child subreaper (containment.py)."""
     global _current
+    if wanted not in ("auto", "namespaces", "user", "none"):
+        raise SandboxError(f"no sandbox '{wanted}' (auto, namespaces, user or none; SCANLAB_SANDBOX?)")
     reasons = []
     chosen = None
     for name, attempt in (("namespaces", _try_namespaces), ("user", _try_separate_user)):

@@ -40,9 +40,13 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import manifest as manifest_mod
+from . import options
+from .build import BuildTree
+from .paths import GRADE, REPO
+
 ARCHIVE_SUFFIXES = (".tar.gz", ".tgz", ".zip")
 MAX_UNPACKED_BYTES = 64 << 20
-GRADE = Path(__file__).resolve().parents[1] / "grade"
 
 
 class BatchError(Exception):
@@ -139,6 +143,15 @@ class Batch:
             env["SCANLAB_SIM_THREADS"] = str(max(1, (os.cpu_count() or 1) // self.workers))
         return env
 
+    def view_of(self, work: Path) -> list[str]:
+        """What a student's runs may not see (the class, its results, the other workers' build
+        trees) and what they may (their own build tree, the kit's prebuilt parts): options for
+        the student's `grade` (sandbox.py)."""
+        hidden = [self.submissions, self.results, self.build_root]
+        shown = [work, self.build_root / "prebuilt"]
+        return ([a for h in hidden for a in ("--sandbox-hide", str(h))]
+                + [a for s in shown for a in ("--sandbox-show", str(s))])
+
     def report_json(self, student: str) -> Path:
         return self.reports / f"{student}.json"
 
@@ -163,7 +176,7 @@ class Batch:
         partial = report.with_suffix(".json.partial")
         cmd = [str(GRADE), "--submission", str(folder), "--stage-as", worker,
                "--build-root", str(work), "--format", "json", "--output", str(partial), "--color", "never",
-               *self.grade_args, *self.labs]
+               *self.grade_args, *self.view_of(work), *self.labs]
         log = self.reports / f"{s.name}.txt"
         try:
             with open(log, "wb") as out:
@@ -310,8 +323,6 @@ def write_gradebook(results: Path, students: list[str]) -> Path:
 def build_prebuilt(build_root: Path, args, labs: list) -> tuple[Path | None, str]:
     """The build tree whose runtime, harness and suites every student's build imports. A lock
     lets several batches (array tasks on one node) share it: one builds, the others wait."""
-    from .build import BuildTree
-    from .cli import REPO
     tree = BuildTree(REPO, build_root, args.backend, REPO / "labs", max(1, args.jobs * args.build_jobs),
                      args.cmake_define)
     tree.dir = build_root / "prebuilt"
@@ -348,7 +359,6 @@ def main(args) -> int:
             print(f"grade: no student '{args.only}' in {submissions}", file=sys.stderr)
             return 2
         students = chosen
-    from . import manifest as manifest_mod
     try:
         labs = manifest_mod.resolve(manifest_mod.discover(Path(args.labs_dir)), args.labs or ["all"])
     except manifest_mod.ManifestError as e:
@@ -359,12 +369,10 @@ def main(args) -> int:
     if prebuilt is None:
         print("grade: the kit's own code could not be built, no student was graded:\n" + output[-3000:], file=sys.stderr)
         return 2
-    grade_args = ["--cmake-define", f"SCANLAB_PREBUILT_DIR={prebuilt}", "--backend", args.backend, "--timeout", str(args.timeout), "--lab-timeout", str(args.lab_timeout),
-                  "--jobs", str(args.build_jobs)]
-    if args.memory_limit is not None:
-        grade_args += ["--memory-limit", str(args.memory_limit)]
-    for d in args.cmake_define:
-        grade_args += ["--cmake-define", d]
+    # Every option of the batch's own command line reaches each student's grading, but the
+    # batch's own (options.BATCH_ONLY).
+    grade_args = ["--cmake-define", f"SCANLAB_PREBUILT_DIR={prebuilt}", "--jobs", str(args.build_jobs),
+                  *options.forwarded(args)]
     batch = Batch(submissions, results, args.labs or ["all"], grade_args, args.jobs, args.student_timeout)
     batch.build_root = build_root
     if args.only:

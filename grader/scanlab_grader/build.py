@@ -11,6 +11,8 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import sandbox
+
 _QUERY_CLIENT = "client-scanlab-grade"
 _STAMP = "scanlab-grade-configure.json"
 
@@ -133,9 +135,12 @@ class BuildTree:
         return next(iter(sorted(self.dir.glob(f"**/CMakeFiles/{target}.dir"))), None)
 
     def build(self, target: str) -> BuildResult:
+        """Builds a lab's test program. The simulator's rewriter and the compiler read the
+        submission's files here, so they run in the sandbox, writing the build tree only."""
         artifact = self.targets().get(target)
-        rc, out = _run(["cmake", "--build", str(self.dir), "--target", target, "--parallel", str(self.jobs)],
-                       self.repo, self.build_timeout_s)
+        rc, out = sandbox.current().run(
+            ["cmake", "--build", str(self.dir), "--target", target, "--parallel", str(self.jobs)],
+            cwd=self.repo, writable=(self.dir,), timeout=self.build_timeout_s)
         self._targets = None  # a re-run of CMake may have changed the model
         artifact = self.targets().get(target, artifact)
         ok = rc == 0 and artifact is not None and artifact.exists()

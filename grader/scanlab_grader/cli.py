@@ -1,4 +1,5 @@
-"""Command line of grader/grade."""
+"""grader/grade LAB...: grade one submission (the command line is options.py's; --batch is
+batch.py's)."""
 
 from __future__ import annotations
 
@@ -9,67 +10,14 @@ import sys
 import time
 from pathlib import Path
 
-from . import containment
 from . import manifest as manifest_mod
+from . import sandbox
 from . import submission as submission_mod
-from .build import BuildTree, first_errors
-from .formats import FORMATS, Report, render
+from .build import BuildTree
+from .formats import Report, render
 from .grading import Options, grade_lab
+from .paths import REPO
 from .runner import Limits
-
-REPO = Path(__file__).resolve().parents[2]
-
-
-def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="grade",
-        description="Build, run and score scanlab labs. Exit status: 0 when every check passed, "
-                    "1 when a check failed, 2 on a usage or manifest error or when this machine lacks what the kit needs.")
-    p.add_argument("labs", nargs="*", metavar="LAB", help='"02", "02-kogge-stone" or "all" (--batch: default all)')
-    p.add_argument("--backend", choices=("sim", "cuda"), default="sim",
-                   help="sim: CPU simulator, no GPU needed (default); cuda: nvcc and a GPU")
-    p.add_argument("--submission", default="labs", metavar="DIR",
-                   help='directory laid out like labs/ (default: labs; "solutions" grades the references)')
-    p.add_argument("--format", choices=FORMATS, default="text")
-    p.add_argument("--output", metavar="FILE", help="write the report here (the text table still goes to stdout)")
-    p.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
-                   help="parallel build jobs (default: all cores); with --batch: students graded at once (default 1)")
-    batch = p.add_argument_group("grading a class (grader/README.md, 'Batch grading')")
-    batch.add_argument("--batch", metavar="SUBMISSIONS_DIR",
-                       help="grade every student of SUBMISSIONS_DIR (one folder or .zip/.tar.gz archive each)")
-    batch.add_argument("--results", metavar="DIR", help="--batch: where reports and gradebook.csv go "
-                       "(default: SUBMISSIONS_DIR-grades beside it)")
-    batch.add_argument("--only", metavar="STUDENT", help="--batch: grade this student only (a Slurm array task)")
-    batch.add_argument("--merge", action="store_true", help="--batch: only write gradebook.csv from the reports present")
-    batch.add_argument("--student-timeout", type=float, default=3600.0, metavar="S",
-                       help="--batch: wall-time limit of one student's whole grading (default 3600)")
-    batch.add_argument("--build-jobs", type=int, default=1, metavar="N",
-                       help="--batch: parallel build jobs of each student's build (default 1)")
-    p.add_argument("--annotations", metavar="PREFIX", default=None,
-                   help="also print GitHub Actions ::error file=PREFIX/NN-name/FILE,line=N:: lines for the "
-                        "lab lines that failed checks name (PREFIX: where the lab folders are, e.g. labs)")
-    p.add_argument("--stage-as", default=None, help=argparse.SUPPRESS)
-    p.add_argument("--build-root", metavar="DIR", help="where build trees go (default: <repo>/build/grade)")
-    p.add_argument("--timeout", type=float, default=60.0, metavar="S",
-                   help="wall-time limit of one test in seconds (default 60)")
-    p.add_argument("--lab-timeout", type=float, default=900.0, metavar="S",
-                   help="wall-time limit for all runs of one lab's tests (default 900)")
-    p.add_argument("--memory-limit", type=int, default=None, metavar="MIB",
-                   help="resident memory limit of a test program in MiB; 0 = none "
-                        "(default: 4096 on sim, none on cuda)")
-    p.add_argument("--address-space-limit", type=int, default=None, metavar="MIB",
-                   help="RLIMIT_AS of a test program in MiB; 0 = none (default: none: the simulator and the "
-                        "CUDA driver reserve far more address space than they use)")
-    p.add_argument("--no-sanitizer", action="store_true",
-                   help="cuda backend: do not rerun checks under compute-sanitizer")
-    p.add_argument("--cmake-define", action="append", default=[], metavar="VAR=VALUE",
-                   help="extra -D for the CMake configure step (repeatable)")
-    p.add_argument("--sanitizer-command", default="compute-sanitizer", help=argparse.SUPPRESS)
-    p.add_argument("--labs-dir", default=str(REPO / "grader" / "labs"), help=argparse.SUPPRESS)
-    p.add_argument("--test-binary", action="append", default=[], metavar="NN=PATH", help=argparse.SUPPRESS)
-    p.add_argument("--color", choices=("auto", "always", "never"), default="auto")
-    return p
-
 
 _DEFAULT_NVCC = Path("/usr/local/cuda/bin/nvcc")
 
@@ -99,15 +47,7 @@ def _resolve_submission(text: str) -> Path:
     return Path(text).resolve()
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = _parser()
-    args = parser.parse_args(argv)
-    if args.batch:
-        from . import batch
-        args.jobs = args.jobs or 1
-        return batch.main(args)
-    if not args.labs:
-        parser.error("name the labs to grade (or all)")
+def main(args: argparse.Namespace) -> int:
     args.jobs = args.jobs or os.cpu_count() or 2
     started = time.monotonic()
     try:
@@ -141,6 +81,16 @@ def main(argv: list[str] | None = None) -> int:
                    sanitize=not args.no_sanitizer, sanitizer=args.sanitizer_command,
                    test_binaries=test_binaries, staged=staged)
 
+    try:
+        build_root.mkdir(parents=True, exist_ok=True)
+        box = sandbox.choose(REPO, args.sandbox, hidden=tuple(Path(p) for p in args.sandbox_hide),
+                             shown=tuple(Path(p) for p in args.sandbox_show),
+                             reach=(build_root, *test_binaries.values()))
+    except sandbox.SandboxError as e:
+        print(f"grade: {e}", file=sys.stderr)
+        return 2
+    print(f"grade: student code runs in the sandbox: {box.description}", file=sys.stderr)
+
     tree = None
     configure_error = None
     if any(l.number not in test_binaries for l in labs):
@@ -163,9 +113,6 @@ def main(argv: list[str] | None = None) -> int:
                       file=sys.stderr)
                 return 2
 
-    # Lab code that escapes its test program's session (setsid) is re-parented to the grader,
-    # which stops it when the test program ends (containment.py).
-    containment.become_subreaper()
     results = []
     for lab in labs:
         print(f"grade: lab {lab.number} ({lab.dir}): building and testing", file=sys.stderr)
@@ -175,7 +122,7 @@ def main(argv: list[str] | None = None) -> int:
         shown = str(original.relative_to(REPO)) + "/"
     except ValueError:
         shown = str(original)
-    report = Report(args.backend, shown, results, time.monotonic() - started)
+    report = Report(args.backend, shown, results, time.monotonic() - started, sandbox=box.description)
     color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty()
                                        and os.environ.get("NO_COLOR") is None)
     if args.output:

@@ -91,6 +91,14 @@ def _candidates(session: int) -> list[int]:
     return found
 
 
+def describe_process(pid: int) -> Leftover | None:
+    """What a live process is and which pipes it holds; None when it is gone."""
+    stat = _stat(pid)
+    if stat is None or stat[0] in ("Z", "X"):
+        return None
+    return Leftover(pid, _command(pid), _pipes(pid))
+
+
 def _reap_children() -> None:
     while True:
         try:

@@ -21,6 +21,7 @@ class Report:
     submission: str
     labs: list[LabResult]
     seconds: float = 0.0
+    sandbox: str = ""  # where student code ran (sandbox.py), said once in every format
 
     @property
     def points(self) -> float:
@@ -79,7 +80,8 @@ def render_text(report: Report, color: bool = False) -> str:
         return f"\033[{code}m{text}\033[0m" if color else text
 
     status_word = {"pass": paint("PASS", "32;1"), "fail": paint("FAIL", "31;1"), "skip": paint("SKIP", "33")}
-    out = [f"scanlab grade: backend {report.backend}, submission {report.submission}", ""]
+    out = [f"scanlab grade: backend {report.backend}, submission {report.submission}"]
+    out += [f"sandbox: {report.sandbox}", ""] if report.sandbox else [""]
     id_width = max([len(c.check.id) for l in report.labs for c in l.checks] + [5])
     for lab in report.labs:
         head = f"Lab {lab.lab.number}  {lab.lab.title}  ({lab.lab.dir})"
@@ -131,6 +133,7 @@ def render_json(report: Report) -> str:
     doc = {
         "backend": report.backend,
         "submission": report.submission,
+        "sandbox": report.sandbox,
         "score": _num(report.points),
         "max_score": _num(report.max_points),
         "passed": report.passed,
@@ -177,6 +180,8 @@ def render_junit(report: Report) -> str:
                               skipped="0", time=f"{sum(c.seconds for c in lab.checks):.3f}")
         props = ET.SubElement(suite, "properties")
         ET.SubElement(props, "property", name="backend", value=report.backend)
+        if report.sandbox:
+            ET.SubElement(props, "property", name="sandbox", value=report.sandbox)
         ET.SubElement(props, "property", name="score", value=str(_num(lab.points)))
         ET.SubElement(props, "property", name="max_score", value=str(_num(lab.max_points)))
         for c in lab.checks:
@@ -232,6 +237,7 @@ def render_gradescope(report: Report) -> str:
         "execution_time": round(report.seconds),
         "output": "\n".join([f"scanlab grader, backend {report.backend}: "
                               f"{_pts(report.points, report.max_points)} points"]
+                             + ([f"sandbox: {report.sandbox}"] if report.sandbox else [])
                              + [f"lab {l.lab.number}: {n}" for l in report.labs for n in l.notes]),
         "stdout_visibility": "visible",
         "tests": tests,
@@ -326,7 +332,10 @@ def classroom_payload(report: Report) -> dict:
             })
     statuses = {t["status"] for t in tests}
     overall = "error" if "error" in statuses else ("fail" if "fail" in statuses else "pass")
-    return {"version": 1, "status": overall, "max_score": _num(report.max_points), "tests": tests}
+    payload = {"version": 1, "status": overall, "max_score": _num(report.max_points), "tests": tests}
+    if report.sandbox:  # the reporter reads the fields above and passes no others on
+        payload["sandbox"] = report.sandbox
+    return payload
 
 
 def render_classroom(report: Report) -> str:

@@ -14,8 +14,8 @@ import zipfile
 from pathlib import Path
 
 from .release import ReleaseError, tracked_files
+from .paths import REPO
 
-REPO = Path(__file__).resolve().parents[2]
 LEFT_OUT = ("grader/selftest/", ".ci/", "build/")
 ENTRY_POINTS = {"setup.sh": "grader/platforms/gradescope/setup.sh",
                 "run_autograder": "grader/platforms/gradescope/run_autograder"}

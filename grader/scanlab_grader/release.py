@@ -31,8 +31,8 @@ from pathlib import Path
 
 from . import manifest as manifest_mod
 from . import solution_source, sync
+from .paths import REPO
 
-REPO = Path(__file__).resolve().parents[2]
 
 LEFT_OUT = ("solutions/", "grader/selftest/", ".ci/", "build/")
 HIDDEN_TEST = re.compile(r"hidden_[A-Za-z0-9_]*_test\.cpp")

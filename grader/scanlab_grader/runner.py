@@ -2,8 +2,11 @@
 into one outcome per test.
 
 Every child gets a fresh key, a wall-time limit per test, optional address-space
-and output-size limits, and its own session so that a kill reaches everything
-it started; when it ends, whatever it started is stopped (containment.py). A crash, hang or early exit fails the test that was running; the
+and output-size limits, and starts in the sandbox this grade process chose
+(sandbox.py): its lab's log folder, with a scratch folder inside, is all it may
+write (in the namespace box; see sandbox.py for the others), a kill reaches
+everything it started, and whatever it started is stopped when it ends. A crash,
+hang or early exit fails the test that was running; the
 tests that had not run yet are run again in a new child (at most
 ``max_restarts`` times), so one crash costs only the test it killed.
 """
@@ -12,8 +15,8 @@ from __future__ import annotations
 
 import os
 import re
-import resource
 import selectors
+import shutil
 import signal
 import subprocess
 import time
@@ -21,11 +24,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from . import containment, gtest_filter
+from . import containment, gtest_filter, sandbox
 from .protocol import KEY_BYTES, KEY_FD_ENV, RESULT_FD_ENV, RecordStream
 
 HARNESS_NO_KEY_EXIT = 70  # harness_main.cpp: kExitNoKey
-OUTPUT_LIMIT_BYTES = 64 << 20
+OUTPUT_LIMIT_BYTES = sandbox.OUTPUT_LIMIT_BYTES
 
 
 @dataclass
@@ -69,20 +72,6 @@ def signal_name(num: int) -> str:
         return f"signal {num}"
 
 
-def _limits_preexec(address_space_bytes: int | None) -> Callable[[], None]:
-    # The memory limit is on the resident-set size, polled by run_once: the
-    # simulator reserves (but does not touch) many GiB of address space for device
-    # memory and race detection, so RLIMIT_AS is only an opt-in extra.
-    def apply() -> None:
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        resource.setrlimit(resource.RLIMIT_FSIZE, (OUTPUT_LIMIT_BYTES, OUTPUT_LIMIT_BYTES))
-        if address_space_bytes:
-            resource.setrlimit(resource.RLIMIT_AS, (address_space_bytes, address_space_bytes))
-        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
-
-    return apply
-
-
 def _tail(path: Path, lines: int = 200, max_bytes: int = 65536) -> str:
     try:
         with open(path, "rb") as f:
@@ -106,32 +95,16 @@ class _Single:
     channel_held: bool = False  # a leftover had the result channel open
 
 
-def _stop_leftovers(single: _Single, session: int, channel_inode: int) -> None:
-    for leftover in containment.stop_leftovers(session):
+def _stop_leftovers(single: _Single, box: sandbox.Box, channel_inode: int) -> None:
+    for leftover in box.leftovers():
         single.leftovers.append(leftover)
         single.channel_held |= channel_inode in leftover.holds
 
 
-_PAGE = os.sysconf("SC_PAGE_SIZE")
-
-
-def _resident_bytes(pid: int) -> int:
-    try:
-        with open(f"/proc/{pid}/statm") as f:
-            return int(f.read().split()[1]) * _PAGE
-    except (OSError, IndexError, ValueError):
-        return 0
-
-
-def _kill_group(proc: subprocess.Popen) -> None:
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
-
-
 def run_once(cmd: list[str], *, env: dict[str, str], cwd: Path, log_path: Path, limits: Limits,
-             deadline: float) -> _Single:
+             deadline: float, scratch: Path) -> _Single:
+    """One run of a test program in the sandbox. It may write its lab's log folder only
+    (compute-sanitizer writes its report there); `scratch`, inside it, is its TMPDIR."""
     key = os.urandom(KEY_BYTES)
     key_r, key_w = os.pipe()
     res_r, res_w = os.pipe()
@@ -145,9 +118,12 @@ def run_once(cmd: list[str], *, env: dict[str, str], cwd: Path, log_path: Path, 
     single = _Single(RecordStream(key))
     with open(log_path, "ab") as log:
         try:
-            proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-                                    env=child_env, cwd=cwd, pass_fds=(key_r, res_w), start_new_session=True,
-                                    preexec_fn=_limits_preexec(limits.address_space_bytes))
+            # The memory limit is on the resident-set size, polled below: the simulator
+            # reserves (but does not touch) many GiB of address space for device memory and
+            # race detection, so RLIMIT_AS is only an opt-in extra.
+            box = sandbox.current().spawn(cmd, cwd=cwd, env=child_env, stdout=log, writable=(log_path.parent,),
+                                          scratch=scratch, pass_fds=(key_r, res_w),
+                                          rlimits=sandbox.Rlimits(limits.address_space_bytes))
         finally:
             os.close(key_r)
             os.close(res_w)
@@ -161,11 +137,11 @@ def run_once(cmd: list[str], *, env: dict[str, str], cwd: Path, log_path: Path, 
     try:
         while not eof:
             now = time.monotonic()
-            if exited_at is None and proc.poll() is not None:
+            if exited_at is None and box.poll() is not None:
                 exited_at = now
                 # Whatever it started goes with it; that also closes every other copy of the
                 # channel, so what the program wrote before it exited is read to the end.
-                _stop_leftovers(single, proc.pid, channel_inode)
+                _stop_leftovers(single, box, channel_inode)
             if exited_at is not None and now - exited_at > 2.0:
                 break  # something the program started keeps the channel open
             if exited_at is None:
@@ -174,15 +150,15 @@ def run_once(cmd: list[str], *, env: dict[str, str], cwd: Path, log_path: Path, 
                     limit_hit = "the lab's total time limit ran out"
                 elif now - last_event > limits.test_timeout_s:
                     limit_hit = f"timed out after {limits.test_timeout_s:g} s"
-                elif limits.memory_bytes and _resident_bytes(proc.pid) > limits.memory_bytes:
+                elif limits.memory_bytes and box.resident_bytes() > limits.memory_bytes:
                     limit_hit = f"used more than {limits.memory_bytes >> 20} MiB of memory"
                     single.memory = True
                 if limit_hit:
                     single.timed_out = limit_hit
-                    _kill_group(proc)
-                    proc.wait()
+                    box.kill_tree()
+                    box.wait()
                     exited_at = time.monotonic()
-                    _stop_leftovers(single, proc.pid, channel_inode)
+                    _stop_leftovers(single, box, channel_inode)
             for _key, _mask in sel.select(timeout=0.1):
                 data = os.read(res_r, 65536)
                 if not data:
@@ -194,16 +170,16 @@ def run_once(cmd: list[str], *, env: dict[str, str], cwd: Path, log_path: Path, 
             # The channel closed (the harness closes it after the last record); give
             # the program the rest of a test's time limit to exit.
             try:
-                proc.wait(timeout=max(0.1, min(limits.test_timeout_s, deadline - time.monotonic())))
+                box.wait(timeout=max(0.1, min(limits.test_timeout_s, deadline - time.monotonic())))
             except subprocess.TimeoutExpired:
                 single.timed_out = f"did not exit within {limits.test_timeout_s:g} s"
     finally:
         sel.close()
         os.close(res_r)
-        if proc.poll() is None:
-            _kill_group(proc)
-        single.rc = proc.wait()
-        _stop_leftovers(single, proc.pid, channel_inode)
+        if box.poll() is None:
+            box.kill_tree()
+        single.rc = box.wait()
+        _stop_leftovers(single, box, channel_inode)
     stream.finish()
     return single
 
@@ -265,6 +241,7 @@ def run_suite(cmd_for: Callable[[str | None, int], list[str]], *, env: dict[str,
     suite = SuiteRun()
     log_dir.mkdir(parents=True, exist_ok=True)
     deadline = time.monotonic() + limits.total_timeout_s
+    scratch = log_dir / f"{label}-scratch"
     selected = list(only) if only is not None else None
     attempt = 0
     hung = 0
@@ -272,8 +249,10 @@ def run_suite(cmd_for: Callable[[str | None, int], list[str]], *, env: dict[str,
         flt = gtest_filter.exact(selected) if selected is not None else None
         log_path = log_dir / f"{label}-{attempt}.log"
         log_path.unlink(missing_ok=True)
+        shutil.rmtree(scratch, ignore_errors=True)  # each run starts with an empty one
+        scratch.mkdir()
         single = run_once(cmd_for(flt, attempt), env=env, cwd=cwd, log_path=log_path, limits=limits,
-                          deadline=deadline)
+                          deadline=deadline, scratch=scratch)
         suite.runs += 1
         suite.exit_codes.append(single.rc)
         suite.output_tail = _tail(log_path)

@@ -16,8 +16,8 @@ from pathlib import Path
 
 from . import manifest as manifest_mod
 from . import solution_source
+from .paths import REPO
 
-REPO = Path(__file__).resolve().parents[2]
 
 POINTS_BEGIN = "<!-- points table: written by grader/sync-labs from grader/labs/{dir}/lab.toml -->"
 POINTS_END = "<!-- end of points table -->"

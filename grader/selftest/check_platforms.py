@@ -15,6 +15,9 @@
   /grade laid out in a temporary folder: a file that does not compile gives gradable false,
   the reference solution a score of 1.
 
+Each platform's output must name the sandbox the student code ran in (grader/README.md, "The
+sandbox").
+
 All runs grade the same submission folder (PrairieLearn's student folder is a link to it), so
 they share one build of the simulator and the suite and rebuild only the lab's file.
 
@@ -99,6 +102,11 @@ def main() -> int:
     else:
         text = results.read_text()
         problems += [f"Gradescope results.json: {p}" for p in validators.gradescope(text)]
+        # The package grades in the sandbox like any grade run, and says which box it had.
+        box = re.search(r"^sandbox: (.+)$", json.loads(text)["output"], re.M)
+        print(f"Gradescope: student code ran in the sandbox: {box.group(1) if box else None}")
+        if box is None:
+            problems.append("Gradescope: results.json's output does not name the sandbox")
         tests = json.loads(text)["tests"]
         graded = [c for c in lab.checks if c.category not in ("performance",)]
         if len(tests) != len(graded):
@@ -138,6 +146,8 @@ def main() -> int:
     if f"::error file=labs/{LAB}/{FILE},line={broken_line}," not in compile_run.stdout:
         problems.append(f"no ::error annotation at line {broken_line} for the compile error")
     payload = json.loads(base64.b64decode((work / "classroom.b64").read_text()))
+    if not payload.get("sandbox"):
+        problems.append("Classroom: the payload does not name the sandbox")
     if payload["status"] != "error":
         problems.append(f"Classroom: a compile error gives status {payload['status']}, expected error")
 
@@ -161,6 +171,8 @@ def main() -> int:
     run([entry], env=pl_env)
     doc = json.loads(pl_results.read_text()) if pl_results.is_file() else {}
     problems += [f"PrairieLearn (reference): {p}" for p in validators.prairielearn(json.dumps(doc))]
+    if "\nsandbox: " not in doc.get("output", ""):
+        problems.append("PrairieLearn: the output does not name the sandbox")
     if doc.get("gradable") is not True or doc.get("score") != 1:
         problems.append(f"PrairieLearn: the reference solution scored {doc.get('score')} "
                         f"(gradable {doc.get('gradable')}), expected 1")

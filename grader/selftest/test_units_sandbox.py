@@ -1,0 +1,182 @@
+"""The sandbox's interface in each box this machine can make, and the command line a batch
+hands each student (grader/README.md, "The sandbox" and "Batch grading")."""
+
+import ast
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+from scanlab_grader import options, sandbox  # noqa: E402
+from scanlab_grader.paths import REPO  # noqa: E402
+
+PACKAGE = HERE.parent / "scanlab_grader"
+
+
+def boxes() -> dict[str, sandbox.Sandbox]:
+    """Every box this machine can make, by its --sandbox name."""
+    found = {}
+    for name in ("namespaces", "user", "none"):
+        try:
+            found[name] = sandbox.choose(REPO, name, reach=(Path(tempfile.gettempdir()),))
+        except sandbox.SandboxError as e:
+            print(f"\n  --sandbox {name}: not on this machine ({e})", file=sys.stderr)
+    return found
+
+
+class SandboxTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.boxes = boxes()
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.scratch = Path(self.tmp.name) / "scratch"
+        self.scratch.mkdir()
+        Path(self.tmp.name).chmod(0o755)  # a separate user must reach it
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def start(self, box: sandbox.Sandbox, script: str) -> sandbox.Box:
+        log = open(Path(self.tmp.name) / "log", "ab")
+        self.addCleanup(log.close)
+        return box.spawn(["/bin/sh", "-c", script], cwd=self.scratch, env=dict(os.environ), stdout=log,
+                         writable=(self.scratch,), scratch=self.scratch)
+
+    def finish(self, running: sandbox.Box, timeout: float = 20) -> tuple[int, list]:
+        deadline = time.monotonic() + timeout
+        while running.poll() is None:
+            self.assertLess(time.monotonic(), deadline, "the program did not end")
+            time.sleep(0.01)
+        left = running.leftovers()
+        return running.wait(), left
+
+    def test_none_is_always_there(self):
+        self.assertIn("none", self.boxes)
+
+    def test_exit_status_and_signals_come_back_as_the_program_gave_them(self):
+        for name, box in self.boxes.items():
+            with self.subTest(name):
+                self.assertEqual(self.finish(self.start(box, "exit 3"))[0], 3)
+                self.assertEqual(self.finish(self.start(box, "kill -SEGV $$"))[0], -11)
+
+    def test_what_the_program_left_running_is_named_and_stopped(self):
+        for name, box in self.boxes.items():
+            with self.subTest(name):
+                marker = f"sleep {3000 + len(name)}"  # a duration no other process sleeps
+                rc, left = self.finish(self.start(box, f"({marker} &); sleep 0.3; exit 0"))
+                self.assertEqual(rc, 0)
+                self.assertEqual(len(left), 1, left)
+                self.assertIn("sleep", left[0].command)
+                time.sleep(0.2)
+                alive = subprocess.run(["pgrep", "-fx", marker], stdout=subprocess.PIPE, text=True).stdout.split()
+                self.assertEqual(alive, [], f"{name}: still running: {alive}")
+
+    def test_a_killed_tree_names_nothing_as_left_running(self):
+        for name, box in self.boxes.items():
+            with self.subTest(name):
+                running = self.start(box, "sleep 30 & sleep 30")
+                time.sleep(0.3)
+                self.assertGreater(running.resident_bytes(), 0)
+                running.kill_tree()
+                self.assertEqual(running.wait(timeout=10), -9)
+                if name == "namespaces":
+                    self.assertEqual(running.leftovers(), [])
+
+    def test_only_the_writable_folder_can_be_written(self):
+        outside = Path(self.tmp.name) / "outside"
+        for name, box in self.boxes.items():
+            with self.subTest(name):
+                rc, _ = self.finish(self.start(box, f"touch '{self.scratch}/inside' && touch \"$TMPDIR/tmp\" "
+                                                    f"&& touch '{outside}'"))
+                self.assertTrue((self.scratch / "inside").exists())
+                self.assertTrue((self.scratch / "tmp").exists())
+                # A separate user cannot write the grader's folders either; only the screen can.
+                self.assertEqual(outside.exists(), name == "none")
+                self.assertEqual(rc != 0, name != "none")
+                outside.unlink(missing_ok=True)
+
+    def test_the_namespace_box_has_no_network(self):
+        if "namespaces" not in self.boxes:
+            self.skipTest("this machine cannot make namespaces")
+        listener = socket.socket()
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(1)
+        self.addCleanup(listener.close)
+        port = listener.getsockname()[1]
+        probe = f"exec 3<>/dev/tcp/127.0.0.1/{port}"  # bash's connect
+        for name, box in self.boxes.items():
+            with self.subTest(name):
+                log = open(Path(self.tmp.name) / "log", "ab")
+                self.addCleanup(log.close)
+                running = box.spawn(["/bin/bash", "-c", probe], cwd=self.scratch, env=dict(os.environ),
+                                    stdout=log, writable=(self.scratch,))
+                rc, _ = self.finish(running)
+                self.assertEqual(rc != 0, name == "namespaces", f"{name}: connect exited {rc}")
+
+    def test_hidden_folders_are_empty_and_shown_ones_visible(self):
+        if "namespaces" not in self.boxes:
+            self.skipTest("this machine cannot make namespaces")
+        hidden = Path(self.tmp.name) / "class"
+        (hidden / "other-student").mkdir(parents=True)
+        (hidden / "mine").mkdir()
+        (hidden / "mine" / "file").write_text("mine")
+        box = sandbox.choose(REPO, "namespaces", hidden=(hidden,), shown=(hidden / "mine",))
+        rc, _ = self.finish(self.start(box, f"test ! -e '{hidden}/other-student' && test -r '{hidden}/mine/file'"))
+        self.assertEqual(rc, 0)
+        rc, _ = self.finish(self.start(self.boxes["namespaces"], f"test -e '{hidden}/other-student'"))
+        self.assertEqual(rc, 0)  # the same test fails without the hiding: it can fail
+
+
+class BatchCommandLineTest(unittest.TestCase):
+    def test_every_option_but_the_batchs_own_is_forwarded(self):
+        argv = ["--batch", "class", "-j", "3", "--results", "r", "--student-timeout", "9", "--build-jobs", "2",
+                "--no-sanitizer", "--sanitizer-command", "fake-sanitizer", "--address-space-limit", "100",
+                "--labs-dir", "somewhere", "--memory-limit", "5", "--timeout", "7", "--sandbox", "none",
+                "--cmake-define", "A=1", "--cmake-define", "B=2", "--backend", "cuda", "02"]
+        forwarded = options.forwarded(options.parser().parse_args(argv))
+        self.assertEqual(forwarded, ["--backend", "cuda", "--timeout", "7.0", "--memory-limit", "5",
+                                     "--address-space-limit", "100", "--no-sanitizer", "--cmake-define", "A=1",
+                                     "--cmake-define", "B=2", "--sanitizer-command", "fake-sanitizer",
+                                     "--labs-dir", "somewhere", "--sandbox", "none"])
+        parsed = options.parser().parse_args(forwarded + ["02"])
+        self.assertTrue(parsed.no_sanitizer)
+        self.assertEqual(parsed.address_space_limit, 100)
+
+    def test_a_new_option_is_forwarded_without_a_change_to_the_batch(self):
+        original = options.parser
+
+        def with_new_option():
+            p = original()
+            p.add_argument("--brand-new-option", default="x")
+            return p
+        options.parser = with_new_option
+        try:
+            args = options.parser().parse_args(["--batch", "class", "--brand-new-option", "y"])
+            self.assertEqual(options.forwarded(args), ["--brand-new-option", "y"])
+        finally:
+            options.parser = original
+
+    def test_cli_and_batch_do_not_import_each_other(self):
+        for name, other in (("cli", "batch"), ("batch", "cli")):
+            tree = ast.parse((PACKAGE / f"{name}.py").read_text())
+            imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+                        for alias in node.names} | {node.module or "" for node in ast.walk(tree)
+                                                    if isinstance(node, ast.ImportFrom)}
+            self.assertNotIn(other, imported, f"{name}.py imports {other}")
+
+    def test_the_kits_path_has_one_home(self):
+        defining = [p.name for p in sorted(PACKAGE.glob("*.py")) if "parents[" in p.read_text()]
+        self.assertEqual(defining, ["paths.py"])
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)

@@ -31,7 +31,7 @@
 template <class T, class Op>
 void sequential_inclusive_scan(const T* in, T* out, std::size_t n, Op op) {
     // BEGIN SOLUTION
-    if (n == 0) return;
+    if (n == 0) return;  //@ inclusive-empty
     T running = in[0];  // kept in a register: one load, one op and one store per element  //@ inclusive-first
     out[0] = running;
     for (std::size_t i = 1; i < n; ++i) {  //@ inclusive-loop
@@ -114,7 +114,7 @@ void parallel_cpu_inclusive_scan(const T* in, T* out, std::size_t n, Op op, unsi
     // BEGIN SOLUTION
     if (n == 0) return;
     // Never more chunks than elements: an empty chunk has no total to contribute.
-    const std::size_t chunks = std::min<std::size_t>(std::max(num_threads, 1u), n);
+    const std::size_t chunks = std::min<std::size_t>(std::max(num_threads, 1u), n);  //@ chunk-count
     using parallel_cpu::Chunk;
     using parallel_cpu::chunk_of;
 

@@ -24,7 +24,7 @@ LAB_DIR = re.compile(r"(?P<number>\d\d)-[a-z0-9][a-z0-9-]*")
 _LAB_KEYS = {"title", "summary", "timeout_s", "check", "mutant"}
 _CHECK_KEYS = {"id", "title", "needs", "category", "tests", "points", "hidden"}
 _MUTANT_KEYS = {"name", "description", "file", "at", "find", "replace", "rejected_by", "compile_error", "gpu_blind",
-                "finding", "names"}
+                "finding", "names", "feedback"}
 # The kinds of the simulator's reports (common/sim: scanlab::sim::to_string(ReportKind)).
 FINDING_KINDS = ("race", "barrier-divergence", "barrier-after-exit", "warp-mask", "deadlock", "out-of-bounds",
                  "uninitialized-read", "invalid-launch", "host-access", "unsupported", "api-misuse")
@@ -56,7 +56,11 @@ class Mutant:
     `gpu_blind`, no tool of the GPU backend can see the bug (it says why): the GPU self-test
     names it instead of running it. With `finding`, a check of `rejected_by` must show a report of
     the simulator of that kind naming the line of the student's file tagged `names` (default: the
-    mutated line), in the text report and in the JSON: the feedback must point at the mistake."""
+    mutated line), in the text report and in the JSON: the feedback must point at the mistake.
+    With `feedback`, the failure of a check of `rejected_by` must contain that text, in the text
+    report and in the JSON: for host code, where no report of the simulator names a line, the
+    feedback must still say what went wrong (the first wrong index, an element never written, a
+    write past the end, a modified input)."""
     name: str
     description: str
     file: str
@@ -68,6 +72,7 @@ class Mutant:
     gpu_blind: str | None = None
     finding: str | None = None  # kind of the simulator's report the feedback must show
     names: str | None = None  # tag of the line that report must name (None: `at`)
+    feedback: str | None = None  # text the failure message of a rejecting check must contain
 
 
 @dataclass(frozen=True)
@@ -153,10 +158,13 @@ def _mutant(table, where: str, check_ids: set[str]) -> Mutant:
     names = _typed(table, "names", str, where)
     if names is not None and finding is None:
         raise ManifestError(f"{where}: names needs a finding (the kind of report that names the line)")
+    feedback = _typed(table, "feedback", str, where)
+    if feedback is not None and not feedback.strip():
+        raise ManifestError(f"{where}: feedback must be non-empty (the text a failure message must contain)")
     return Mutant(name, _typed(table, "description", str, where, ""), _require(table, "file", str, where),
                   _require(table, "at", str, where), find, replace, tuple(rejected_by),
                   _typed(table, "compile_error", str, where), _typed(table, "gpu_blind", str, where),
-                  finding, names)
+                  finding, names, feedback)
 
 
 def load_lab(path: Path) -> Lab:

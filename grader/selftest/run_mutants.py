@@ -11,7 +11,10 @@ and only the edited lab is rebuilt.
 A mutant with `finding` is also a common mistake whose feedback is checked: a check of
 `rejected_by` must list a report of the simulator of that kind naming the line tagged `names`
 (default: the mutated line) of the student's file, as `NN-name/file:line`, in the JSON report
-and under that check in the text report.
+and under that check in the text report. A mutant with `feedback` is a common mistake of host
+code, where the simulator reports nothing: the failure message of a check of `rejected_by` must
+contain that text (the first wrong index, an element never written, a write past the end, a
+modified input), in the JSON report and under that check in the text report.
 
 Finally, with two or more labs selected, a syntax error is put into the first
 lab: that lab must score 0 with the error's file:line and the next lab must
@@ -65,6 +68,22 @@ def feedback_problems(lab, m, checks: dict, text: str, line: int) -> list[str]:
     under = text_of_check(text, lab.number, named[0])
     if where not in under or f"[{m.finding}]" not in under:
         return [f"the text report does not show the {m.finding} report at {where} under {named[0]}"]
+    return []
+
+
+def message_problems(lab, m, checks: dict, text: str) -> list[str]:
+    """Where the feedback of a common mistake of host code falls short: no check of rejected_by
+    says `m.feedback` in its failure message, in the JSON and in the text report."""
+    def message(check: dict) -> str:
+        details = check.get("details") or []
+        return "\n".join([check["reason"]] + (details if isinstance(details, list) else [str(details)]))
+
+    saying = [cid for cid in m.rejected_by if m.feedback in message(checks[cid])]
+    if not saying:
+        said = {cid: checks[cid]["reason"] for cid in m.rejected_by}
+        return [f"no check of {', '.join(m.rejected_by)} says '{m.feedback}'; they say {said}"]
+    if m.feedback not in text_of_check(text, lab.number, saying[0]):
+        return [f"the text report does not say '{m.feedback}' under {saying[0]}"]
     return []
 
 
@@ -229,6 +248,11 @@ def main() -> int:
                 print(f"    feedback: {m.finding} at {lab.dir}/{m.file}:{named_line} "
                       f"{'named' if not unnamed else 'NOT NAMED'}")
                 failures += [f"{label}: {p}" for p in unnamed]
+                mistakes += 1
+            elif m.feedback is not None:
+                unsaid = message_problems(lab, m, checks, proc.stdout)
+                print(f"    feedback: '{m.feedback}' {'said' if not unsaid else 'NOT SAID'}")
+                failures += [f"{label}: {p}" for p in unsaid]
                 mistakes += 1
             sys.stdout.flush()
 

@@ -98,6 +98,9 @@ class ManifestTest(unittest.TestCase):
         self.assertEqual(labs["02"].checks[0].needs, "the in-place scan matches")
         self.assertEqual(labs["02"].mutants[0].at, "barrier")
         self.assertIsNone(labs["02"].mutants[0].find)
+        self.assertIsNone(labs["02"].mutants[0].feedback)
+        said = self.discover({"02-k": LAB02.replace('replace = ""', 'replace = ""\nfeedback = "index 0: expected"')})
+        self.assertEqual(said["02"].mutants[0].feedback, "index 0: expected")
         r = manifest.resolve
         self.assertEqual([l.number for l in r(labs, ["02"])], ["02"])
         self.assertEqual([l.number for l in r(labs, ["2"])], ["02"])
@@ -132,6 +135,8 @@ class ManifestTest(unittest.TestCase):
                                                                        'finding = "bug"')},
             "mutant naming a line without a finding": {"02-k": LAB02.replace(
                 'rejected_by = ["correctness-inplace"]', 'rejected_by = ["correctness-inplace"]\nnames = "barrier"')},
+            "mutant with an empty feedback": {"02-k": LAB02.replace(
+                'rejected_by = ["correctness-inplace"]', 'rejected_by = ["correctness-inplace"]\nfeedback = " "')},
         }
         for what, labs in cases.items():
             with self.subTest(what), tempfile.TemporaryDirectory() as d:
@@ -155,6 +160,33 @@ class ManifestTest(unittest.TestCase):
                     self.assertNotEqual(source.edited(m.at, m.find, m.replace), source.text)
                     if m.finding is not None:  # the line its feedback must name is there, after the edit
                         self.assertGreater(source.line_after_edit(m.names or m.at, m.at, m.find, m.replace), 0)
+
+
+class HostMistakeFeedbackTest(unittest.TestCase):
+    """run_mutants' check of a host-code mistake's `feedback`: the text must be in a rejecting
+    check's failure message in the JSON, and under that check in the text report."""
+
+    def problems(self, details: list[str], text: str) -> list[str]:
+        import run_mutants
+        from types import SimpleNamespace
+        lab = SimpleNamespace(number="01", dir="01-sequential")
+        mutant = SimpleNamespace(feedback="index 0: expected", rejected_by=("correctness-sequential",))
+        checks = {"correctness-sequential": {"reason": "Lab01Correctness/0.Sequential failed", "details": details}}
+        return run_mutants.message_problems(lab, mutant, checks, text)
+
+    def test_said_in_both(self):
+        said = "  index 0: expected 0, actual 7 (exact)"
+        text = "\n[01 correctness-sequential] Lab01Correctness/0.Sequential failed\n" + said + "\n[01 other] x\n"
+        self.assertEqual(self.problems([said], text), [])
+
+    def test_missing_from_the_json(self):
+        text = "\n[01 correctness-sequential] failed\n  index 0: expected 0, actual 7\n"
+        self.assertIn("says", self.problems(["  index 3: expected 0, actual 7"], text)[0])
+
+    def test_missing_under_the_check_in_the_text(self):
+        said = "  index 0: expected 0, actual 7 (exact)"
+        text = "\n[01 correctness-sequential] failed\n[01 other] x\n" + said + "\n"
+        self.assertIn("text report", self.problems([said], text)[0])
 
 
 class ProtocolTest(unittest.TestCase):

@@ -31,7 +31,7 @@
 template <class T, class Op>
 void sequential_inclusive_scan(const T* in, T* out, std::size_t n, Op op) {
     // BEGIN SOLUTION
-    if (n == 0) return;
+    if (n == 0) return;  //@ inclusive-empty
     T running = in[0];  // kept in a register: one load, one op and one store per element  //@ inclusive-first
     out[0] = running;
     for (std::size_t i = 1; i < n; ++i) {  //@ inclusive-loop
@@ -55,11 +55,11 @@ void sequential_inclusive_scan(const T* in, T* out, std::size_t n, Op op) {
 template <class T, class Op>
 void sequential_exclusive_scan(const T* in, T* out, std::size_t n, Op op) {
     // BEGIN SOLUTION
-    if (n == 0) return;
+    if (n == 0) return;  //@ exclusive-empty
     T running = op.identity();  //@ exclusive-start
     for (std::size_t i = 0; i + 1 < n; ++i) {
         const T x = in[i];  // read before out[i] is written, in case out == in
-        out[i] = running;
+        out[i] = running;  //@ exclusive-store
         running = op(running, x);
     }
     out[n - 1] = running;  //@ exclusive-last
@@ -114,13 +114,13 @@ void parallel_cpu_inclusive_scan(const T* in, T* out, std::size_t n, Op op, unsi
     // BEGIN SOLUTION
     if (n == 0) return;
     // Never more chunks than elements: an empty chunk has no total to contribute.
-    const std::size_t chunks = std::min<std::size_t>(std::max(num_threads, 1u), n);
+    const std::size_t chunks = std::min<std::size_t>(std::max(num_threads, 1u), n);  //@ chunk-count
     using parallel_cpu::Chunk;
     using parallel_cpu::chunk_of;
 
     parallel_cpu::run_on_threads(chunks, [&](std::size_t c) {
         const Chunk chunk = chunk_of(c, n, chunks);
-        sequential_inclusive_scan(in + chunk.begin, out + chunk.begin, chunk.end - chunk.begin, op);
+        sequential_inclusive_scan(in + chunk.begin, out + chunk.begin, chunk.end - chunk.begin, op);  //@ chunk-scan
     });
 
     // carry[c] = everything before chunk c; carry[0] is never used.
@@ -133,7 +133,7 @@ void parallel_cpu_inclusive_scan(const T* in, T* out, std::size_t n, Op op, unsi
     parallel_cpu::run_on_threads(chunks, [&](std::size_t c) {
         if (c == 0) return;  // the first chunk has nothing before it  //@ first-chunk-has-no-carry
         const Chunk chunk = chunk_of(c, n, chunks);
-        for (std::size_t i = chunk.begin; i < chunk.end; ++i) out[i] = op(carry[c], out[i]);
+        for (std::size_t i = chunk.begin; i < chunk.end; ++i) out[i] = op(carry[c], out[i]);  //@ add-carry
     });
     // END SOLUTION
     // BEGIN PROMPT

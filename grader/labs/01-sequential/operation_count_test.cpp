@@ -34,8 +34,10 @@ TEST(Lab01OperationCount, ParallelCpu) {
         for (const std::size_t n : sizes()) {
             SCOPED_TRACE(describe(scan, n));
             const unsigned long long applications = count_applications(scan, n);
-            EXPECT_GE(applications, sequential_minimum(n));
-            EXPECT_LE(applications, 2 * sequential_minimum(n));
+            EXPECT_GE(applications, sequential_minimum(n))
+                << "fewer applications of the operator than the sequential scan's n - 1: some element was never combined";
+            EXPECT_LE(applications, 2 * sequential_minimum(n))
+                << "more applications of the operator than two passes need, 2(n - 1)";
         }
     }
 }

@@ -67,7 +67,7 @@ __device__ void publish_prefix(const Handoff<T>& handoff, unsigned tile, T prefi
         std::memcpy(&bits, &prefix, sizeof(T));
         atomicExch(&handoff.packed[tile], kPublishedBit | bits);  // value and flag at once
     } else {
-        handoff.inclusive_prefix[tile] = prefix;
+        handoff.inclusive_prefix[tile] = prefix;  //@ publish-prefix
         __threadfence();  // the inclusive prefix is visible before the flag that announces it  //@ publish-fence
         atomicExch(&handoff.published[tile], 1u);
     }
@@ -95,7 +95,7 @@ __device__ T wait_for_prefix(const Handoff<T>& handoff, unsigned tile) {
         const volatile unsigned* ready = handoff.published;  //@ flag-read
         while (ready[tile] == 0) {  // the tile started earlier: it will publish
         }
-        __threadfence();  // what the tile published is read after its flag
+        __threadfence();  // what the tile published is read after its flag  //@ acquire-fence
         return handoff.inclusive_prefix[tile];
     }
     // END SOLUTION

@@ -31,6 +31,7 @@
 #include "launch.hpp"
 #include "launch_configuration.hpp"
 #include "managed_memory.hpp"
+#include "memory_order.hpp"
 #include "race_detector.hpp"
 #include "report.hpp"
 #include "schedule.hpp"
@@ -155,6 +156,7 @@ void start_block(Block& b, Launch& launch, unsigned linear, unsigned slot, std::
   warp::begin_block(b);
   shared_memory::begin_block(b);
   race_detector::begin_block(b);
+  memory_order::begin_block(b);
   counters::begin_block(b);
 }
 
@@ -528,6 +530,7 @@ void launch(const LaunchRequest& request) {
     b.error = cudaSuccess;
   }
   race_detector::begin_launch(launch.id, s.race_check, r.workers > 1);
+  memory_order::begin_launch();
   counters::begin_launch(launch);
 
   unsigned idle_rounds = 0;

@@ -312,6 +312,29 @@ std::vector<PlantedCase> planted_cases() {
 
   cases.push_back(bug("FlagHandoffWithoutFence", "flag_handoff", "race", writer_and_reader_blocks));
   cases.push_back(clean("FlagHandoffWithFence", "flag_handoff", true));
+  // Each side of a hand-off on its own (common/sim/README.md, "Memory model").
+  cases.push_back(bug("HandoffReaderWithoutFence", "handoff_reader_fence", "race",
+                      stderr_says({"with no acquire pattern after it", "put __threadfence() between reading the flag"},
+                                  writer_and_reader_blocks)));
+  cases.push_back(clean("HandoffReaderFenced", "handoff_reader_fence", true));
+  for (const char* side : {"writer", "reader"}) {
+    PlantedCase stale = with_args(bug(std::string("VolatileValueWithoutFence_") + side, "handoff_volatile_data",
+                                      "race", stderr_says({"may see a stale value", "volatile accesses are relaxed"})),
+                                  {side});
+    stale.error = false;
+    stale.exit_status = 0;
+    cases.push_back(stale);
+  }
+  cases.push_back(with_args(clean("VolatileValueFencedOnBothSides", "handoff_volatile_data", true), {"writer"}));
+  cases.push_back(bug("HandoffValueByAnotherThread", "handoff_other_thread", "race",
+                      stderr_says({"put __syncthreads() before the __threadfence()"})));
+  cases.push_back(clean("HandoffValueBeforeBarrierAndFence", "handoff_other_thread", true));
+  cases.push_back(bug("HandoffWithBlockFences", "handoff_block_fence", "race", writer_and_reader_blocks));
+  cases.push_back(clean("HandoffWithDeviceFences", "handoff_block_fence", true));
+  cases.push_back(bug("LibcuRelaxedFlagsAndBlockFences", "libcu_atomics", "race"));
+  cases.push_back(clean("LibcuReleaseAcquireAndDeviceFences", "libcu_atomics", true));
+  cases.push_back(bug("BlockScopeAtomicsAcrossBlocks", "atomic_scope", "race"));
+  cases.push_back(clean("DeviceScopeAtomicsAcrossBlocks", "atomic_scope", true));
   cases.push_back(bug("LastBlockTicketWithoutFence", "last_block_counter", "race"));
   cases.push_back(clean("LastBlockTicketAfterFence", "last_block_counter", true));
   cases.push_back(bug("GlobalRaceInBlock", "global_race_in_block", "race", neighbouring_threads));

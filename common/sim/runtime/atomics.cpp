@@ -66,6 +66,7 @@ void fence(memory_order::Scope scope, memory_order::Order order = memory_order::
 #define SCANLAB_PC reinterpret_cast<std::uintptr_t>(__builtin_return_address(0))
 using scanlab::sim::detail::atomic_update;
 using scanlab::sim::detail::race_detector::kBlind;
+using scanlab::sim::detail::race_detector::kCompareAndSwap;
 
 using scanlab::sim::detail::memory_order::Scope;
 
@@ -81,7 +82,7 @@ using scanlab::sim::detail::memory_order::Scope;
   T atomicOr##S(T* a, T v) { return atomic_update(a, [v](T x) { return static_cast<T>(x | v); }, SCANLAB_PC, 0, scope); }  \
   T atomicXor##S(T* a, T v) { return atomic_update(a, [v](T x) { return static_cast<T>(x ^ v); }, SCANLAB_PC, 0, scope); } \
   T atomicCAS##S(T* a, T compare, T v) {                                                                         \
-    return atomic_update(a, [compare, v](T x) { return x == compare ? v : x; }, SCANLAB_PC, 0, scope);            \
+    return atomic_update(a, [compare, v](T x) { return x == compare ? v : x; }, SCANLAB_PC, kCompareAndSwap, scope); \
   }
 #define SCANLAB_ATOMICS_OF_SCOPE(S, scope)                                                                           \
   SCANLAB_INTEGER_ATOMICS(int, S, scope)                                                                             \

@@ -148,17 +148,27 @@ void begin_block(Block& b) {
 void end_interval(Block& b) {
   BlockOrdering& o = b.ordering;
   if (!o.threads_changed) return;
-  Knowledge seen_before = o.seen;
+  // Each location once, however many threads read it (every thread of a block may add to one
+  // counter).
+  std::vector<std::uintptr_t> read, acquired;
+  bool acquires_block_seen = false;
   for (auto& [linear, part] : o.threads) {
-    if (part.acquired_block_seen) merge(o.acquired, seen_before, true);
-    for (std::uintptr_t k : part.read)
-      if (const Knowledge* from = sync_at(k)) merge(o.seen, *from);
-    for (std::uintptr_t k : part.acquired)
-      if (const Knowledge* from = sync_at(k)) merge(o.acquired, *from, true);
+    read.insert(read.end(), part.read.begin(), part.read.end());
+    acquired.insert(acquired.end(), part.acquired.begin(), part.acquired.end());
+    acquires_block_seen |= part.acquired_block_seen;
     part.read.clear();
     part.acquired.clear();
     part.acquired_block_seen = false;
   }
+  for (std::vector<std::uintptr_t>* keys : {&read, &acquired}) {
+    std::sort(keys->begin(), keys->end());
+    keys->erase(std::unique(keys->begin(), keys->end()), keys->end());
+  }
+  if (acquires_block_seen) merge(o.acquired, o.seen, true);
+  for (std::uintptr_t k : read)
+    if (const Knowledge* from = sync_at(k)) merge(o.seen, *from);
+  for (std::uintptr_t k : acquired)
+    if (const Knowledge* from = sync_at(k)) merge(o.acquired, *from, true);
   o.threads_changed = false;
 }
 

@@ -8,7 +8,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <mutex>
+#include <set>
 #include <string>
 #include <type_traits>
 #include <unordered_map>
@@ -184,12 +186,20 @@ bool is_strong(std::uint8_t flags, bool across_blocks) {
   return flags & kAtomic;
 }
 
-// A plain read of a word that an atomic writes sees the old value or the new one, whole: the
-// compare-and-swap loops of the CUDA Programming Guide (atomicMax on floats, ...) read such a
-// guess and let atomicCAS check it. A plain write beside an atomic is a race all the same.
+// A plain read beside an atomic write is a data race in the PTX memory model (`if (best < v)
+// atomicMax(&best, v)`), but the compare-and-swap loops of the CUDA Programming Guide (atomicMax
+// on floats, ...) read a guess plainly and let atomicCAS check it. Which it is shows only when
+// the reading thread's atomicCAS on the word comes, so such a pair is held until the launch
+// ends, and dropped if its read's code turned out to be a guess (guess_code).
 bool read_beside_atomic(std::uint8_t a, std::uint8_t b) {
   return ((a & kAtomic) && !(b & kWrite)) || ((b & kAtomic) && !(a & kWrite));
 }
+struct HeldRace {
+  Finding finding;
+};
+std::mutex held_mutex;
+std::map<std::pair<std::uint32_t, std::uint32_t>, HeldRace> held_races;  // by (read's code, atomic's code)
+std::set<std::uint32_t> guess_code;  // code of plain reads that their thread's atomicCAS checked
 
 // Whether an earlier access p of this launch, or of an earlier one, is ordered before thread t's.
 bool same_warp_ordered(std::uint16_t p_thread, std::uint32_t p_warp_epoch, const Thread* t) {
@@ -274,14 +284,13 @@ std::string ordering_advice(memory_order::Relation r, const std::string& earlier
 // Two accesses that no barrier, __syncwarp or hand-off orders: nothing to report (both strong,
 // or the compare-and-swap loop's guess), a data race, or a read of a strong write that a flag
 // announced without both patterns, which may see the value from before that write.
-enum class Verdict : std::uint8_t { none, race, stale };
+enum class Verdict : std::uint8_t { none, race, stale, held };
 
 template <bool Shared>
-void report_race(const AccessRecord<Shared>& p, const Thread* t, const AccessRecord<Shared>& c, std::uintptr_t address,
-                 Verdict verdict) {
+Finding race_finding(const AccessRecord<Shared>& p, const Thread* t, const AccessRecord<Shared>& c,
+                     std::uintptr_t address, Verdict verdict) {
   const std::uintptr_t p_pc = code_addresses.address(p.pc);
   const std::uintptr_t c_pc = code_addresses.address(c.pc);
-  if (!first_time(ReportKind::race, p_pc, c_pc)) return;
   const Launch& launch = *t->block->launch;
   const bool shared = Shared;
   const std::uint32_t p_block = block_of(p, t);
@@ -323,7 +332,53 @@ void report_race(const AccessRecord<Shared>& p, const Thread* t, const AccessRec
       f.details.push_back("volatile accesses are relaxed in the PTX memory model: they never race, but they order "
                           "nothing around them, so a flag does not make this value visible by itself");
   }
-  report(f);
+  return f;
+}
+
+template <bool Shared>
+void report_race(const AccessRecord<Shared>& p, const Thread* t, const AccessRecord<Shared>& c, std::uintptr_t address,
+                 Verdict verdict) {
+  if (!first_time(ReportKind::race, code_addresses.address(p.pc), code_addresses.address(c.pc))) return;
+  report(race_finding<Shared>(p, t, c, address, verdict));
+}
+
+// A plain read beside an atomic write, held until the launch ends (see held_races). Which
+// threads of which blocks met at the word first depends on timing when blocks run side by side,
+// so the report names the two lines, which do not.
+template <bool Shared>
+__attribute__((noinline, cold)) void hold_race(const AccessRecord<Shared>& p, const AccessRecord<Shared>& c) {
+  const bool p_reads = !(p.by.flags() & kWrite);
+  const AccessRecord<Shared>& read = p_reads ? p : c;
+  const AccessRecord<Shared>& atomic = p_reads ? c : p;
+  const std::pair<std::uint32_t, std::uint32_t> key(read.pc, atomic.pc);
+  {
+    std::lock_guard<std::mutex> lock(held_mutex);
+    if (held_races.count(key)) return;
+  }
+  Finding f;
+  f.kind = ReportKind::race;
+  f.headline = std::string("data race (a plain read beside atomic writes) on ") + (Shared ? "shared" : "global") + " memory";
+  f.parties.push_back(Party{role_of(read.by.flags()), locate(code_addresses.address(read.pc))});
+  f.parties.push_back(Party{role_of(atomic.by.flags()), locate(code_addresses.address(atomic.pc))});
+  f.details.push_back("threads read the word plainly while others change it with atomics, with nothing between");
+  f.details.push_back("a plain read beside an atomic write is a data race in the PTX memory model: read the word "
+                      "with an atomic too (atomicAdd(p, 0), cuda::atomic_ref::load), or let atomicCAS check the "
+                      "value read, as a compare-and-swap loop does");
+  std::lock_guard<std::mutex> lock(held_mutex);
+  held_races.emplace(key, HeldRace{std::move(f)});
+}
+
+bool same_interval(const SharedRecord& r, const SharedRecord& c) { return same_epoch(r, c); }
+bool same_interval(const GlobalRecord& r, const GlobalRecord& c) {
+  return r.launch == c.launch && r.block == c.block && r.interval == c.interval;
+}
+template <bool Shared>
+void learn_guess(const Cell<Shared>& cell, const AccessRecord<Shared>& c) {
+  for (const AccessRecord<Shared>& r : cell.read)
+    if (recorded(r) && same_interval(r, c) && !(r.by.flags() & kAtomic)) {
+      std::lock_guard<std::mutex> lock(held_mutex);
+      guess_code.insert(r.pc);
+    }
 }
 
 // A read that a flag announced, of a value another block stored with a strong (atomic or
@@ -348,17 +403,21 @@ Verdict judge(const AccessRecord<Shared>& p, const Thread* t, const AccessRecord
   if (is_strong(p.by.flags(), across) && is_strong(c.by.flags(), across))
     return across && stale_read_possible<Shared>(p, t, c) ? Verdict::stale : Verdict::none;
   if (ordered(p, t)) return Verdict::none;
-  if (read_beside_atomic(p.by.flags(), c.by.flags())) return Verdict::none;
+  if (read_beside_atomic(p.by.flags(), c.by.flags())) return Verdict::held;
   return Verdict::race;
 }
 
 template <bool Shared>
 __attribute__((noinline)) void check_cell(Cell<Shared>& cell, Thread* t, const AccessRecord<Shared> c,
                                           std::uintptr_t address) {
-  if (const Verdict v = judge<Shared>(cell.write, t, c); v != Verdict::none) report_race<Shared>(cell.write, t, c, address, v);
+  if (c.by.flags() & kCompareAndSwap) learn_guess<Shared>(cell, c);
+  if (const Verdict v = judge<Shared>(cell.write, t, c); v == Verdict::held) hold_race<Shared>(cell.write, c);
+  else if (v != Verdict::none) report_race<Shared>(cell.write, t, c, address, v);
   if (c.by.flags() & kWrite) {
     for (const AccessRecord<Shared>& r : cell.read)
-      if (const Verdict v = judge<Shared>(r, t, c); v != Verdict::none) {
+      if (const Verdict v = judge<Shared>(r, t, c); v == Verdict::held) {
+        hold_race<Shared>(r, c);
+      } else if (v != Verdict::none) {
         report_race<Shared>(r, t, c, address, v);
         break;
       }
@@ -380,7 +439,18 @@ void begin_launch(std::uint32_t launch_id, bool race_check, bool parallel) {
   });
   current_launch = launch_id;
   race_check_enabled = race_check;
+  held_races.clear();
+  guess_code.clear();
   lock_global_cells = parallel;
+}
+
+void end_launch() {
+  for (const auto& [code, held] : held_races) {
+    if (guess_code.count(code.first)) continue;
+    if (first_time(ReportKind::race, code_addresses.address(code.first), code_addresses.address(code.second)))
+      report(held.finding);
+  }
+  held_races.clear();
 }
 
 void begin_block(Block& b) {

@@ -1,8 +1,9 @@
 // The race detector: compute-sanitizer racecheck's rule, applied to every access of student code.
 //
 // Within a block, two accesses to the same byte by different threads, at least one a write, not
-// both atomic and not a plain read beside an atomic (the compare-and-swap loop), are a hazard unless a barrier lies between them (they are in different
-// barrier intervals) or a __syncwarp orders them (same warp). This is exact at any block size:
+// both atomic, are a hazard unless a barrier lies between them (they are in different barrier
+// intervals) or a __syncwarp orders them (same warp). A plain read beside an atomic write is
+// one too, unless atomicCAS checks it (a compare-and-swap loop's guess): held to the launch's end. This is exact at any block size:
 // each 4-byte word remembers its last write and up to two readers of the current interval,
 // with the bytes each touched (a shadow cell of one cache line for shared memory).
 //
@@ -30,7 +31,10 @@ namespace scanlab::sim::detail::race_detector {
 // kBlind: a write that does not read what was there (atomicExch, an atomic store).
 // kBlockScope: an atomic of block scope (atomicAdd_block, thread_scope_block), which is atomic
 // only for the threads of its block: beside another block's access it is a plain one.
-enum AccessFlags : std::uint8_t { kRead = 0, kWrite = 1, kAtomic = 2, kVolatile = 4, kBlind = 8, kBlockScope = 16 };
+// kCompareAndSwap: atomicCAS, compare_exchange: it checks the guess its thread read before.
+enum AccessFlags : std::uint8_t {
+  kRead = 0, kWrite = 1, kAtomic = 2, kVolatile = 4, kBlind = 8, kBlockScope = 16, kCompareAndSwap = 32
+};
 
 // A thread's part: happens-before among the lanes of its warp, lane clocks joined at every
 // __syncwarp.
@@ -46,6 +50,9 @@ struct BlockClocks {
 // `parallel`: blocks run on several OS threads, so a global-memory granule is checked under a lock.
 void begin_launch(std::uint32_t launch_id, bool race_check, bool parallel);
 void begin_block(Block& b);
+// After the last block: the races of plain reads beside atomic writes whose code never turned
+// out to be a compare-and-swap loop's guess are reported.
+void end_launch();
 
 // Every access of kernel code to device memory (an address in memory::in_window), before it
 // happens: bounds and never-written bytes (memory_check), then races.

@@ -565,6 +565,7 @@ void launch(const LaunchRequest& request) {
     }
   }
   worker_pool::run_on_each(r.busy_workers, teardown_phase, &r);  // only a stopped launch leaves blocks behind
+  race_detector::end_launch();
   for (unsigned slot = 0; slot < r.slot_count; ++slot) counters::add_block_counts(r.block(slot));
   if (launch.error != cudaSuccess) set_pending_error(launch.error);
   managed_memory::kernel_launched(launch.site, request.stream);

@@ -15,7 +15,7 @@
 
 namespace scanlab::sim::detail {
 namespace {
-enum class Kind { load, store, read_modify_write };
+enum class Kind { load, store, read_modify_write, compare_exchange };
 inline void kernel_atomic(volatile void* p, std::size_t bytes, std::uintptr_t pc, Kind kind, int order) {
   const memory_order::Scope scope = memory_order::current_atomic_scope();
   Thread* t = current_thread;
@@ -30,6 +30,7 @@ inline void kernel_atomic(volatile void* p, std::size_t bytes, std::uintptr_t pc
     // A store may be the first write of a location (kBlind).
     std::uint8_t flags = race_detector::kAtomic | race_detector::kWrite;
     if (kind == Kind::store) flags |= race_detector::kBlind;
+    if (kind == Kind::compare_exchange) flags |= race_detector::kCompareAndSwap;
     if (scope == memory_order::Scope::block) flags |= race_detector::kBlockScope;
     race_detector::check_access(t, address, bytes, flags, pc);
   }
@@ -77,15 +78,15 @@ using scanlab::sim::detail::Kind;
     return __atomic_fetch_nand(a, v, __ATOMIC_SEQ_CST);                                                  \
   }                                                                                                      \
   extern "C" int __tsan_atomic##bits##_compare_exchange_strong(volatile T* a, T* expected, T v, int mo, int) { \
-    scanlab::sim::detail::kernel_atomic(a, sizeof(T), SCANLAB_PC, Kind::read_modify_write, mo);                                       \
+    scanlab::sim::detail::kernel_atomic(a, sizeof(T), SCANLAB_PC, Kind::compare_exchange, mo);                                       \
     return __atomic_compare_exchange_n(a, expected, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);       \
   }                                                                                                      \
   extern "C" int __tsan_atomic##bits##_compare_exchange_weak(volatile T* a, T* expected, T v, int mo, int) { \
-    scanlab::sim::detail::kernel_atomic(a, sizeof(T), SCANLAB_PC, Kind::read_modify_write, mo);                                       \
+    scanlab::sim::detail::kernel_atomic(a, sizeof(T), SCANLAB_PC, Kind::compare_exchange, mo);                                       \
     return __atomic_compare_exchange_n(a, expected, v, true, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);        \
   }                                                                                                      \
   extern "C" T __tsan_atomic##bits##_compare_exchange_val(volatile T* a, T expected, T v, int mo, int) {   \
-    scanlab::sim::detail::kernel_atomic(a, sizeof(T), SCANLAB_PC, Kind::read_modify_write, mo);                                       \
+    scanlab::sim::detail::kernel_atomic(a, sizeof(T), SCANLAB_PC, Kind::compare_exchange, mo);                                       \
     __atomic_compare_exchange_n(a, &expected, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);             \
     return expected;                                                                                     \
   }

@@ -277,6 +277,9 @@ std::vector<PlantedCase> planted_cases() {
   cases.push_back(clean("TemplatedStaticVolatileAlignedShared", "templated_shared", false));
   cases.push_back(clean("SharedInsideDeviceFunction", "shared_in_device_function", false));
   cases.push_back(bug("PlainStoreBesideAtomics", "atomic_beside_plain", "race"));
+  cases.push_back(bug("PlainReadGuardingAnAtomic", "guarded_atomic", "race",
+                      stderr_says({"a plain read beside an atomic write is a data race"})));
+  cases.push_back(clean("AtomicReadGuardingAnAtomic", "guarded_atomic", true));
   cases.push_back(clean("CompareAndSwapLoopAndAtomicReset", "atomic_beside_plain", true));
   cases.push_back(bug("BallotCallerOutsideMask", "ballot_outside_mask", "warp-mask", upper_half_warp));
   cases.push_back(clean("BallotFullMask", "ballot_outside_mask", true));

@@ -31,6 +31,7 @@
 #include "launch.hpp"
 #include "launch_configuration.hpp"
 #include "managed_memory.hpp"
+#include "memory_check.hpp"
 #include "memory_order.hpp"
 #include "race_detector.hpp"
 #include "report.hpp"
@@ -157,6 +158,7 @@ void start_block(Block& b, Launch& launch, unsigned linear, unsigned slot, std::
   shared_memory::begin_block(b);
   race_detector::begin_block(b);
   memory_order::begin_block(b);
+  memory_check::begin_block(b);
   counters::begin_block(b);
 }
 

@@ -355,6 +355,11 @@ std::vector<PlantedCase> planted_cases() {
                       stderr_says({"no device memory at all", "the launch reports cudaErrorIllegalAddress"},
                                   thread_named(0))));
   cases.push_back(clean("IndexCheckedAtBlockZero", "wild_index", true));
+  // A loop bounded by the fill pattern read out of bounds ends in bounded time, with its findings.
+  cases.push_back(bug("WildLoopStopped", "wild_loop", "out-of-bounds",
+                      stderr_says({"kernel stopped after 65536 out-of-bounds accesses of one block",
+                                   "the launch reports cudaErrorIllegalAddress"})));
+  cases.push_back(clean("LoopBoundCheckedAtBlockZero", "wild_loop", true));
   // An address that is no memory at all faults, as on a GPU, but the line is reported first.
   PlantedCase null_pointer = bug("NullPointerInKernel", "null_pointer", "out-of-bounds",
                                  stderr_says({"bytes past a null pointer"}, thread_named(3)));

@@ -26,9 +26,7 @@ __global__ void hand_off(int* message, unsigned* flag, int* received) {
 }
 
 int main() {
-  const planted::DeviceBuffer<int> message(1), received(1);
-  const planted::DeviceBuffer<unsigned> flag(1);
-  hand_off<<<2, 32>>>(message.get(), flag.get(), received.get());
-  if (!planted::kernels_succeeded()) return planted::kWrongResult;
-  return planted::compare({kMessage}, received.to_host());
+  return planted::check_hand_off(kMessage, [](int* message, unsigned* flag, int* received) {
+    hand_off<<<2, 32>>>(message, flag, received);
+  });
 }

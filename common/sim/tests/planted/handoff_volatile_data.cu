@@ -35,9 +35,7 @@ int main(int argc, char** argv) {
   const bool writer_fences = std::strcmp(argv[1], "writer") != 0;
   const bool reader_fences = std::strcmp(argv[1], "reader") != 0;
 #endif
-  const planted::DeviceBuffer<int> message(1), received(1);
-  const planted::DeviceBuffer<unsigned> flag(1);
-  hand_off<<<2, 32>>>(message.get(), flag.get(), received.get(), writer_fences, reader_fences);
-  if (!planted::kernels_succeeded()) return planted::kWrongResult;
-  return planted::compare({kMessage}, received.to_host());
+  return planted::check_hand_off(kMessage, [=](int* message, unsigned* flag, int* received) {
+    hand_off<<<2, 32>>>(message, flag, received, writer_fences, reader_fences);
+  });
 }

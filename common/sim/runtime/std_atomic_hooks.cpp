@@ -36,59 +36,85 @@ inline void kernel_atomic(volatile void* p, std::size_t bytes, std::uintptr_t pc
   }
 }
 }  // namespace
+
+// An atomic that changed memory is progress, for deadlock detection: a loop of them is not a spin.
+inline void progress_if(bool changed) {
+  if (Thread* t = current_thread; t && changed) t->stored_since_yield = true;
+}
 }  // namespace scanlab::sim::detail
 
 #define SCANLAB_PC reinterpret_cast<std::uintptr_t>(__builtin_return_address(0))
 using scanlab::sim::detail::Kind;
-#define SCANLAB_STD_ATOMICS(bits, T)                                                                     \
-  extern "C" T __tsan_atomic##bits##_load(const volatile T* a, int mo) {                                \
+#define SCANLAB_ENTER(kind) scanlab::sim::detail::kernel_atomic(a, sizeof(*a), SCANLAB_PC, Kind::kind, mo)
+using scanlab::sim::detail::progress_if;
+#define SCANLAB_STD_ATOMICS(bits, T)                                                                        \
+  extern "C" T __tsan_atomic##bits##_load(const volatile T* a, int mo) {                                   \
     scanlab::sim::detail::kernel_atomic(const_cast<volatile T*>(a), sizeof(T), SCANLAB_PC, Kind::load, mo); \
-    return __atomic_load_n(a, __ATOMIC_SEQ_CST);                                                         \
-  }                                                                                                      \
-  extern "C" void __tsan_atomic##bits##_store(volatile T* a, T v, int mo) {                             \
-    scanlab::sim::detail::kernel_atomic(a, sizeof(T), SCANLAB_PC, Kind::store, mo);                      \
-    __atomic_store_n(a, v, __ATOMIC_SEQ_CST);                                                            \
-  }                                                                                                      \
+    return __atomic_load_n(a, __ATOMIC_SEQ_CST);                                                            \
+  }                                                                                                         \
+  extern "C" void __tsan_atomic##bits##_store(volatile T* a, T v, int mo) {                                \
+    SCANLAB_ENTER(store);                                                                                   \
+    progress_if(__atomic_exchange_n(a, v, __ATOMIC_SEQ_CST) != v);                                         \
+  }                                                                                                         \
   extern "C" T __tsan_atomic##bits##_exchange(volatile T* a, T v, int mo) {                                \
-    scanlab::sim::detail::kernel_atomic(a, sizeof(T), SCANLAB_PC, Kind::read_modify_write, mo);                                       \
-    return __atomic_exchange_n(a, v, __ATOMIC_SEQ_CST);                                                  \
-  }                                                                                                      \
+    SCANLAB_ENTER(read_modify_write);                                                                       \
+    const T old = __atomic_exchange_n(a, v, __ATOMIC_SEQ_CST);                                             \
+    progress_if(old != v);                                                                                  \
+    return old;                                                                                             \
+  }                                                                                                         \
   extern "C" T __tsan_atomic##bits##_fetch_add(volatile T* a, T v, int mo) {                               \
-    scanlab::sim::detail::kernel_atomic(a, sizeof(T), SCANLAB_PC, Kind::read_modify_write, mo);                                       \
-    return __atomic_fetch_add(a, v, __ATOMIC_SEQ_CST);                                                   \
-  }                                                                                                      \
+    SCANLAB_ENTER(read_modify_write);                                                                       \
+    progress_if(v != 0);                                                                                    \
+    return __atomic_fetch_add(a, v, __ATOMIC_SEQ_CST);                                                      \
+  }                                                                                                         \
   extern "C" T __tsan_atomic##bits##_fetch_sub(volatile T* a, T v, int mo) {                               \
-    scanlab::sim::detail::kernel_atomic(a, sizeof(T), SCANLAB_PC, Kind::read_modify_write, mo);                                       \
-    return __atomic_fetch_sub(a, v, __ATOMIC_SEQ_CST);                                                   \
-  }                                                                                                      \
+    SCANLAB_ENTER(read_modify_write);                                                                       \
+    progress_if(v != 0);                                                                                    \
+    return __atomic_fetch_sub(a, v, __ATOMIC_SEQ_CST);                                                      \
+  }                                                                                                         \
   extern "C" T __tsan_atomic##bits##_fetch_and(volatile T* a, T v, int mo) {                               \
-    scanlab::sim::detail::kernel_atomic(a, sizeof(T), SCANLAB_PC, Kind::read_modify_write, mo);                                       \
-    return __atomic_fetch_and(a, v, __ATOMIC_SEQ_CST);                                                   \
-  }                                                                                                      \
+    SCANLAB_ENTER(read_modify_write);                                                                       \
+    const T old = __atomic_fetch_and(a, v, __ATOMIC_SEQ_CST);                                              \
+    progress_if(static_cast<T>(old & v) != old);                                                            \
+    return old;                                                                                             \
+  }                                                                                                         \
   extern "C" T __tsan_atomic##bits##_fetch_or(volatile T* a, T v, int mo) {                                \
-    scanlab::sim::detail::kernel_atomic(a, sizeof(T), SCANLAB_PC, Kind::read_modify_write, mo);                                       \
-    return __atomic_fetch_or(a, v, __ATOMIC_SEQ_CST);                                                    \
-  }                                                                                                      \
+    SCANLAB_ENTER(read_modify_write);                                                                       \
+    const T old = __atomic_fetch_or(a, v, __ATOMIC_SEQ_CST);                                               \
+    progress_if(static_cast<T>(old | v) != old);                                                            \
+    return old;                                                                                             \
+  }                                                                                                         \
   extern "C" T __tsan_atomic##bits##_fetch_xor(volatile T* a, T v, int mo) {                               \
-    scanlab::sim::detail::kernel_atomic(a, sizeof(T), SCANLAB_PC, Kind::read_modify_write, mo);                                       \
-    return __atomic_fetch_xor(a, v, __ATOMIC_SEQ_CST);                                                   \
-  }                                                                                                      \
+    SCANLAB_ENTER(read_modify_write);                                                                       \
+    progress_if(v != 0);                                                                                    \
+    return __atomic_fetch_xor(a, v, __ATOMIC_SEQ_CST);                                                      \
+  }                                                                                                         \
   extern "C" T __tsan_atomic##bits##_fetch_nand(volatile T* a, T v, int mo) {                              \
-    scanlab::sim::detail::kernel_atomic(a, sizeof(T), SCANLAB_PC, Kind::read_modify_write, mo);                                       \
-    return __atomic_fetch_nand(a, v, __ATOMIC_SEQ_CST);                                                  \
-  }                                                                                                      \
+    SCANLAB_ENTER(read_modify_write);                                                                       \
+    const T old = __atomic_fetch_nand(a, v, __ATOMIC_SEQ_CST);                                             \
+    progress_if(static_cast<T>(~(old & v)) != old);                                                         \
+    return old;                                                                                             \
+  }                                                                                                         \
   extern "C" int __tsan_atomic##bits##_compare_exchange_strong(volatile T* a, T* expected, T v, int mo, int) { \
-    scanlab::sim::detail::kernel_atomic(a, sizeof(T), SCANLAB_PC, Kind::compare_exchange, mo);                                       \
-    return __atomic_compare_exchange_n(a, expected, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);       \
-  }                                                                                                      \
+    SCANLAB_ENTER(compare_exchange);                                                                        \
+    const T want = *expected;                                                                               \
+    const bool swapped = __atomic_compare_exchange_n(a, expected, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); \
+    progress_if(swapped && want != v);                                                                      \
+    return swapped;                                                                                         \
+  }                                                                                                         \
   extern "C" int __tsan_atomic##bits##_compare_exchange_weak(volatile T* a, T* expected, T v, int mo, int) { \
-    scanlab::sim::detail::kernel_atomic(a, sizeof(T), SCANLAB_PC, Kind::compare_exchange, mo);                                       \
-    return __atomic_compare_exchange_n(a, expected, v, true, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);        \
-  }                                                                                                      \
+    SCANLAB_ENTER(compare_exchange);                                                                        \
+    const T want = *expected;                                                                               \
+    const bool swapped = __atomic_compare_exchange_n(a, expected, v, true, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); \
+    progress_if(swapped && want != v);                                                                      \
+    return swapped;                                                                                         \
+  }                                                                                                         \
   extern "C" T __tsan_atomic##bits##_compare_exchange_val(volatile T* a, T expected, T v, int mo, int) {   \
-    scanlab::sim::detail::kernel_atomic(a, sizeof(T), SCANLAB_PC, Kind::compare_exchange, mo);                                       \
-    __atomic_compare_exchange_n(a, &expected, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);             \
-    return expected;                                                                                     \
+    SCANLAB_ENTER(compare_exchange);                                                                        \
+    const T want = expected;                                                                                \
+    const bool swapped = __atomic_compare_exchange_n(a, &expected, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); \
+    progress_if(swapped && want != v);                                                                      \
+    return expected;                                                                                        \
   }
 
 SCANLAB_STD_ATOMICS(8, std::uint8_t)

@@ -335,6 +335,7 @@ std::vector<PlantedCase> planted_cases() {
   cases.push_back(bug("HandoffWithBlockFences", "handoff_block_fence", "race", writer_and_reader_blocks));
   cases.push_back(clean("HandoffWithDeviceFences", "handoff_block_fence", true));
   cases.push_back(bug("LibcuRelaxedFlagsAndBlockFences", "libcu_atomics", "race"));
+  cases.push_back(clean("LoopOfChangingAtomicsIsProgress", "atomic_progress", false));
   cases.push_back(clean("LibcuReleaseAcquireAndDeviceFences", "libcu_atomics", true));
   cases.push_back(bug("BlockScopeAtomicsAcrossBlocks", "atomic_scope", "race"));
   cases.push_back(clean("DeviceScopeAtomicsAcrossBlocks", "atomic_scope", true));

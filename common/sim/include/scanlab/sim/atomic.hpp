@@ -26,6 +26,10 @@ void next_atomic_of_block_scope();
 void thread_fence(int order, bool block_scope);
 }  // namespace scanlab::sim
 
+// Inlined into the program's code, so that the atomic's call into the simulator comes from the
+// program's line, which reports name (runtime/report.cpp skips this header's lines).
+#define SCANLAB_SIM_ATOMIC_INLINE __attribute__((always_inline)) inline
+
 namespace cuda {
 namespace std {
 
@@ -48,7 +52,7 @@ constexpr int failure_order_of(memory_order m) {
 }
 
 template <thread_scope Scope>
-inline void announce_scope() {
+SCANLAB_SIM_ATOMIC_INLINE void announce_scope() {
   if constexpr (Scope == thread_scope_block || Scope == thread_scope_thread) scanlab::sim::next_atomic_of_block_scope();
 }
 
@@ -59,35 +63,35 @@ struct operations {
   static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8,
                 "the simulator's cuda::atomic supports types of 1, 2, 4 and 8 bytes");
 
-  static T load(const T* p, memory_order m) {
+  SCANLAB_SIM_ATOMIC_INLINE static T load(const T* p, memory_order m) {
     T v;
     announce_scope<Scope>();
     __atomic_load(const_cast<T*>(p), &v, order_of(m));
     return v;
   }
-  static void store(T* p, T v, memory_order m) {
+  SCANLAB_SIM_ATOMIC_INLINE static void store(T* p, T v, memory_order m) {
     announce_scope<Scope>();
     __atomic_store(p, &v, order_of(m));
   }
-  static T exchange(T* p, T v, memory_order m) {
+  SCANLAB_SIM_ATOMIC_INLINE static T exchange(T* p, T v, memory_order m) {
     T old;
     announce_scope<Scope>();
     __atomic_exchange(p, &v, &old, order_of(m));
     return old;
   }
-  static bool compare_exchange(T* p, T& expected, T desired, bool weak, memory_order success, memory_order failure) {
+  SCANLAB_SIM_ATOMIC_INLINE static bool compare_exchange(T* p, T& expected, T desired, bool weak, memory_order success, memory_order failure) {
     announce_scope<Scope>();
     return __atomic_compare_exchange(p, &expected, &desired, weak, order_of(success), failure_order_of(failure));
   }
   // Read-modify-writes with no builtin for T (floating point, min, max): a compare-and-exchange loop.
   template <class F>
-  static T update(T* p, F f, memory_order m) {
+  SCANLAB_SIM_ATOMIC_INLINE static T update(T* p, F f, memory_order m) {
     T expected = load(p, memory_order_relaxed);
     while (!compare_exchange(p, expected, f(expected), false, m, memory_order_relaxed)) {
     }
     return expected;
   }
-  static T fetch_add(T* p, T v, memory_order m) {
+  SCANLAB_SIM_ATOMIC_INLINE static T fetch_add(T* p, T v, memory_order m) {
     if constexpr (::std::is_integral_v<T>) {
       announce_scope<Scope>();
       return __atomic_fetch_add(p, v, order_of(m));
@@ -95,7 +99,7 @@ struct operations {
       return update(p, [v](T x) { return static_cast<T>(x + v); }, m);
     }
   }
-  static T fetch_sub(T* p, T v, memory_order m) {
+  SCANLAB_SIM_ATOMIC_INLINE static T fetch_sub(T* p, T v, memory_order m) {
     if constexpr (::std::is_integral_v<T>) {
       announce_scope<Scope>();
       return __atomic_fetch_sub(p, v, order_of(m));
@@ -103,20 +107,20 @@ struct operations {
       return update(p, [v](T x) { return static_cast<T>(x - v); }, m);
     }
   }
-  static T fetch_and(T* p, T v, memory_order m) {
+  SCANLAB_SIM_ATOMIC_INLINE static T fetch_and(T* p, T v, memory_order m) {
     announce_scope<Scope>();
     return __atomic_fetch_and(p, v, order_of(m));
   }
-  static T fetch_or(T* p, T v, memory_order m) {
+  SCANLAB_SIM_ATOMIC_INLINE static T fetch_or(T* p, T v, memory_order m) {
     announce_scope<Scope>();
     return __atomic_fetch_or(p, v, order_of(m));
   }
-  static T fetch_xor(T* p, T v, memory_order m) {
+  SCANLAB_SIM_ATOMIC_INLINE static T fetch_xor(T* p, T v, memory_order m) {
     announce_scope<Scope>();
     return __atomic_fetch_xor(p, v, order_of(m));
   }
-  static T fetch_min(T* p, T v, memory_order m) { return update(p, [v](T x) { return v < x ? v : x; }, m); }
-  static T fetch_max(T* p, T v, memory_order m) { return update(p, [v](T x) { return x < v ? v : x; }, m); }
+  SCANLAB_SIM_ATOMIC_INLINE static T fetch_min(T* p, T v, memory_order m) { return update(p, [v](T x) { return v < x ? v : x; }, m); }
+  SCANLAB_SIM_ATOMIC_INLINE static T fetch_max(T* p, T v, memory_order m) { return update(p, [v](T x) { return x < v ? v : x; }, m); }
 };
 
 // The interface of atomic and atomic_ref over `Derived::address()`.
@@ -128,40 +132,40 @@ class atomic_interface {
  public:
   using value_type = T;
   static constexpr bool is_always_lock_free = true;
-  bool is_lock_free() const noexcept { return true; }
+  SCANLAB_SIM_ATOMIC_INLINE bool is_lock_free() const noexcept { return true; }
 
-  T load(memory_order m = memory_order_seq_cst) const noexcept { return ops::load(at(), m); }
-  void store(T v, memory_order m = memory_order_seq_cst) const noexcept { ops::store(at(), v, m); }
+  SCANLAB_SIM_ATOMIC_INLINE T load(memory_order m = memory_order_seq_cst) const noexcept { return ops::load(at(), m); }
+  SCANLAB_SIM_ATOMIC_INLINE void store(T v, memory_order m = memory_order_seq_cst) const noexcept { ops::store(at(), v, m); }
   operator T() const noexcept { return load(); }
-  T exchange(T v, memory_order m = memory_order_seq_cst) const noexcept { return ops::exchange(at(), v, m); }
-  bool compare_exchange_weak(T& expected, T desired, memory_order success, memory_order failure) const noexcept {
+  SCANLAB_SIM_ATOMIC_INLINE T exchange(T v, memory_order m = memory_order_seq_cst) const noexcept { return ops::exchange(at(), v, m); }
+  SCANLAB_SIM_ATOMIC_INLINE bool compare_exchange_weak(T& expected, T desired, memory_order success, memory_order failure) const noexcept {
     return ops::compare_exchange(at(), expected, desired, true, success, failure);
   }
-  bool compare_exchange_weak(T& expected, T desired, memory_order m = memory_order_seq_cst) const noexcept {
+  SCANLAB_SIM_ATOMIC_INLINE bool compare_exchange_weak(T& expected, T desired, memory_order m = memory_order_seq_cst) const noexcept {
     return ops::compare_exchange(at(), expected, desired, true, m, m);
   }
-  bool compare_exchange_strong(T& expected, T desired, memory_order success, memory_order failure) const noexcept {
+  SCANLAB_SIM_ATOMIC_INLINE bool compare_exchange_strong(T& expected, T desired, memory_order success, memory_order failure) const noexcept {
     return ops::compare_exchange(at(), expected, desired, false, success, failure);
   }
-  bool compare_exchange_strong(T& expected, T desired, memory_order m = memory_order_seq_cst) const noexcept {
+  SCANLAB_SIM_ATOMIC_INLINE bool compare_exchange_strong(T& expected, T desired, memory_order m = memory_order_seq_cst) const noexcept {
     return ops::compare_exchange(at(), expected, desired, false, m, m);
   }
-  T fetch_add(T v, memory_order m = memory_order_seq_cst) const noexcept { return ops::fetch_add(at(), v, m); }
-  T fetch_sub(T v, memory_order m = memory_order_seq_cst) const noexcept { return ops::fetch_sub(at(), v, m); }
-  T fetch_and(T v, memory_order m = memory_order_seq_cst) const noexcept { return ops::fetch_and(at(), v, m); }
-  T fetch_or(T v, memory_order m = memory_order_seq_cst) const noexcept { return ops::fetch_or(at(), v, m); }
-  T fetch_xor(T v, memory_order m = memory_order_seq_cst) const noexcept { return ops::fetch_xor(at(), v, m); }
-  T fetch_min(T v, memory_order m = memory_order_seq_cst) const noexcept { return ops::fetch_min(at(), v, m); }
-  T fetch_max(T v, memory_order m = memory_order_seq_cst) const noexcept { return ops::fetch_max(at(), v, m); }
-  T operator++() const noexcept { return fetch_add(T(1)) + T(1); }
-  T operator++(int) const noexcept { return fetch_add(T(1)); }
-  T operator--() const noexcept { return fetch_sub(T(1)) - T(1); }
-  T operator--(int) const noexcept { return fetch_sub(T(1)); }
-  T operator+=(T v) const noexcept { return fetch_add(v) + v; }
-  T operator-=(T v) const noexcept { return fetch_sub(v) - v; }
-  T operator&=(T v) const noexcept { return fetch_and(v) & v; }
-  T operator|=(T v) const noexcept { return fetch_or(v) | v; }
-  T operator^=(T v) const noexcept { return fetch_xor(v) ^ v; }
+  SCANLAB_SIM_ATOMIC_INLINE T fetch_add(T v, memory_order m = memory_order_seq_cst) const noexcept { return ops::fetch_add(at(), v, m); }
+  SCANLAB_SIM_ATOMIC_INLINE T fetch_sub(T v, memory_order m = memory_order_seq_cst) const noexcept { return ops::fetch_sub(at(), v, m); }
+  SCANLAB_SIM_ATOMIC_INLINE T fetch_and(T v, memory_order m = memory_order_seq_cst) const noexcept { return ops::fetch_and(at(), v, m); }
+  SCANLAB_SIM_ATOMIC_INLINE T fetch_or(T v, memory_order m = memory_order_seq_cst) const noexcept { return ops::fetch_or(at(), v, m); }
+  SCANLAB_SIM_ATOMIC_INLINE T fetch_xor(T v, memory_order m = memory_order_seq_cst) const noexcept { return ops::fetch_xor(at(), v, m); }
+  SCANLAB_SIM_ATOMIC_INLINE T fetch_min(T v, memory_order m = memory_order_seq_cst) const noexcept { return ops::fetch_min(at(), v, m); }
+  SCANLAB_SIM_ATOMIC_INLINE T fetch_max(T v, memory_order m = memory_order_seq_cst) const noexcept { return ops::fetch_max(at(), v, m); }
+  SCANLAB_SIM_ATOMIC_INLINE T operator++() const noexcept { return fetch_add(T(1)) + T(1); }
+  SCANLAB_SIM_ATOMIC_INLINE T operator++(int) const noexcept { return fetch_add(T(1)); }
+  SCANLAB_SIM_ATOMIC_INLINE T operator--() const noexcept { return fetch_sub(T(1)) - T(1); }
+  SCANLAB_SIM_ATOMIC_INLINE T operator--(int) const noexcept { return fetch_sub(T(1)); }
+  SCANLAB_SIM_ATOMIC_INLINE T operator+=(T v) const noexcept { return fetch_add(v) + v; }
+  SCANLAB_SIM_ATOMIC_INLINE T operator-=(T v) const noexcept { return fetch_sub(v) - v; }
+  SCANLAB_SIM_ATOMIC_INLINE T operator&=(T v) const noexcept { return fetch_and(v) & v; }
+  SCANLAB_SIM_ATOMIC_INLINE T operator|=(T v) const noexcept { return fetch_or(v) | v; }
+  SCANLAB_SIM_ATOMIC_INLINE T operator^=(T v) const noexcept { return fetch_xor(v) ^ v; }
 };
 
 }  // namespace detail
@@ -178,7 +182,7 @@ class atomic_ref : public detail::atomic_interface<atomic_ref<T, Scope>, T, Scop
     this->store(v);
     return v;
   }
-  T* address() const { return p_; }
+  SCANLAB_SIM_ATOMIC_INLINE T* address() const { return p_; }
 
  private:
   T* p_;
@@ -195,7 +199,7 @@ class atomic : public detail::atomic_interface<atomic<T, Scope>, T, Scope> {
     this->store(v);
     return v;
   }
-  T* address() const { return const_cast<T*>(&value_); }
+  SCANLAB_SIM_ATOMIC_INLINE T* address() const { return const_cast<T*>(&value_); }
 
  private:
   alignas(sizeof(T)) T value_{};

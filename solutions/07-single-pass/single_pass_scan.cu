@@ -95,7 +95,7 @@ __device__ T wait_for_prefix(const Handoff<T>& handoff, unsigned tile) {
         const volatile unsigned* ready = handoff.published;  //@ flag-read
         while (ready[tile] == 0) {  // the tile started earlier: it will publish  //@ flag-spin
         }
-        __threadfence();  // what the tile published is read after its flag
+        __threadfence();  // what the tile published is read after its flag  //@ acquire-fence
         return handoff.inclusive_prefix[tile];
     }
     // END SOLUTION

@@ -4,6 +4,7 @@
 #include "barrier.hpp"
 
 #include "counters.hpp"
+#include "memory_order.hpp"
 
 #include <cstring>
 #include <string>
@@ -182,6 +183,7 @@ void release(Block& b) {
     case Kind::any: result = count > 0; break;
   }
   counters::end_interval(b);  // before any thread runs on into the next interval
+  memory_order::end_interval(b);
   b.barrier.last = b.barrier.site;
   b.barrier.interval += 1;
   b.barrier.waiting = 0;

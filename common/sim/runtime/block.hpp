@@ -8,6 +8,8 @@
 
 #include "barrier.hpp"
 #include "counters.hpp"
+#include "memory_check.hpp"
+#include "memory_order.hpp"
 #include "race_detector.hpp"
 #include "report.hpp"
 #include "schedule.hpp"
@@ -49,6 +51,8 @@ struct Block {
   std::vector<warp::Warp> warps;    // warp.cpp
   shared_memory::Arena shared;      // shared_memory.cpp
   race_detector::BlockClocks race;  // race_detector.cpp
+  memory_order::BlockOrdering ordering;  // memory_order.cpp
+  memory_check::BlockChecks checks;      // memory_check.cpp
   counters::BlockTally counting;    // counters.cpp
   PendingFindings findings;         // report.cpp
 };

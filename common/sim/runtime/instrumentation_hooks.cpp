@@ -10,6 +10,7 @@
 #include "global_memory.hpp"
 #include "managed_memory.hpp"
 #include "memory.hpp"
+#include "memory_order.hpp"
 #include "race_detector.hpp"
 #include "report.hpp"
 #include "scheduler.hpp"
@@ -54,17 +55,16 @@ __attribute__((noinline)) void access_in_general(void* p, std::size_t bytes, std
     if (memory::block_private(address)) scheduler::yield(t, pc);
     else scheduler::cross_block(t, pc);
   }
+  // A volatile access is strong and relaxed (system scope); one to a __device__ variable (a flag)
+  // hands off like one in global memory.
+  if (flags & kVolatile) {
+    const bool writes = flags & kWrite;
+    memory_order::strong_access(t, address, !writes, writes, memory_order::Order::relaxed, memory_order::Scope::system);
+  }
   if (memory::in_window(address)) {
     if (counters::enabled && memory::in_buffer_ranges(address))
       counters::record_access(*t, address, bytes, memory::in_shared(address), flags & kWrite, pc);
     race_detector::check_access(t, address, bytes, flags, pc);
-    if (flags & kVolatile) {
-      if (flags & kWrite) race_detector::release(t, address);
-      else race_detector::acquire(t, address);
-    }
-  } else if (flags & kVolatile) {  // a flag in a __device__ variable hands off like one in global memory
-    if (flags & kWrite) race_detector::release(t, address);
-    else race_detector::acquire(t, address);
   }
 }
 

@@ -26,9 +26,24 @@ const char* space_of(std::uintptr_t a) {
 
 std::string byte_count(std::size_t bytes) { return std::to_string(bytes) + (bytes == 1 ? " byte" : " bytes"); }
 
+// The block of thread t made kOutOfBoundsLimit out-of-bounds accesses: it stops there.
+__attribute__((noinline, cold)) void stop_wild_block(Thread* t, std::uintptr_t pc) {
+  Finding f;
+  f.kind = ReportKind::out_of_bounds;
+  f.headline = "kernel stopped after " + std::to_string(kOutOfBoundsLimit) + " out-of-bounds accesses of one block";
+  f.parties.push_back(party("last access", t, locate(pc)));
+  f.details.push_back("a loop probably runs on a value read out of bounds (the fill pattern of fresh memory): "
+                      "the out-of-bounds access reported first is the bug");
+  f.details.push_back("the kernel was stopped, as a GPU stops it at its first illegal address; the launch reports "
+                      "cudaErrorIllegalAddress");
+  report(f);
+  scheduler::abort_kernel(t, cudaErrorIllegalAddress);
+}
+
 void report_out_of_bounds(Thread* t, std::uintptr_t address, std::size_t bytes, std::uint8_t flags,
                           std::uintptr_t pc) {
   scheduler::fail_later(*t->block, cudaErrorIllegalAddress);
+  if (++t->block->checks.out_of_bounds >= kOutOfBoundsLimit) stop_wild_block(t, pc);
   const SourceLocation where = locate(pc);
   if (!first_time_at(ReportKind::out_of_bounds, where, pc)) return;
   Finding f;
@@ -73,6 +88,8 @@ void refill_outside_buffers(std::uintptr_t address, std::size_t bytes) {
 }
 
 }  // namespace
+
+void begin_block(Block& b) { b.checks.out_of_bounds = 0; }
 
 bool check_irregular(Thread* t, std::uintptr_t address, std::size_t bytes, std::uint8_t flags, std::uintptr_t pc) {
   bool in_bounds = memory::in_buffer_ranges(address) && memory::in_buffer_ranges(address + bytes - 1);

@@ -9,6 +9,11 @@
 // What it touches is no buffer's: a read of it finds the fill pattern of fresh memory, whatever
 // an earlier out-of-bounds write stored there, so such writes are in effect dropped.
 //
+// A value read out of bounds is often a loop's bound: the fill pattern makes such a loop run
+// billions of times. A block that has made kOutOfBoundsLimit out-of-bounds accesses is stopped
+// (its findings printed, the launch ends with cudaErrorIllegalAddress), as a GPU stops a
+// kernel at its first illegal address.
+//
 // A read is reported as never written when none of its bytes was written: a struct copy
 // that reads the padding of written fields is not a bug. Atomics that read (atomicAdd, CAS,
 // ...) are reads; atomicExch and an atomic store are writes only.
@@ -18,10 +23,19 @@
 #include <cstdint>
 
 namespace scanlab::sim::detail {
+struct Block;
 struct Thread;
 }
 
 namespace scanlab::sim::detail::memory_check {
+
+constexpr std::uint32_t kOutOfBoundsLimit = 1u << 16;
+
+// A block's part: its out-of-bounds accesses so far.
+struct BlockChecks {
+  std::uint32_t out_of_bounds = 0;
+};
+void begin_block(Block& b);
 
 // Called for an access in the device window that memory::all_live() did not pass. Returns
 // whether the access touches live buffers only, and is to be checked for races.

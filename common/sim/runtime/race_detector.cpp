@@ -8,7 +8,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <mutex>
+#include <set>
 #include <string>
 #include <type_traits>
 #include <unordered_map>
@@ -18,6 +20,7 @@
 #include "launch.hpp"
 #include "memory.hpp"
 #include "memory_check.hpp"
+#include "memory_order.hpp"
 #include "report.hpp"
 #include "scheduler.hpp"
 #include "shared_memory.hpp"
@@ -161,10 +164,6 @@ class GranuleLocks {
   alignas(kLineBytes) std::atomic_flag flags_[kCount] = {};
 };
 GranuleLocks granule_locks;
-// Release/acquire state of the current launch's global locations written with atomics or
-// volatile stores.
-std::unordered_map<std::uintptr_t, std::vector<std::uint32_t>> sync_objects;
-
 template <bool Shared>
 Cell<Shared>* reserve_cells(std::size_t count) {
   void* p = mmap(nullptr, count * sizeof(Cell<Shared>), PROT_READ | PROT_WRITE,
@@ -179,18 +178,28 @@ Cell<Shared>* reserve_cells(std::size_t count) {
 }
 
 bool is_strong(std::uint8_t flags, bool across_blocks) {
-  // Atomics never race with atomics. Volatile accesses are strong (relaxed, system scope) in
-  // the PTX memory model, which matters between blocks; inside a block racecheck treats
-  // them as plain accesses, which is what catches warp-synchronous code without __syncwarp.
-  return (flags & kAtomic) || (across_blocks && (flags & kVolatile));
+  // Atomics never race with atomics of their scope. Volatile accesses are strong (relaxed,
+  // system scope) in the PTX memory model, which matters between blocks; inside a block
+  // racecheck treats them as plain accesses, which is what catches warp-synchronous code without
+  // __syncwarp.
+  if (across_blocks) return ((flags & kAtomic) && !(flags & kBlockScope)) || (flags & kVolatile);
+  return flags & kAtomic;
 }
 
-// A plain read of a word that an atomic writes sees the old value or the new one, whole: the
-// compare-and-swap loops of the CUDA Programming Guide (atomicMax on floats, ...) read such a
-// guess and let atomicCAS check it. A plain write beside an atomic is a race all the same.
+// A plain read beside an atomic write is a data race in the PTX memory model (`if (best < v)
+// atomicMax(&best, v)`), but the compare-and-swap loops of the CUDA Programming Guide (atomicMax
+// on floats, ...) read a guess plainly and let atomicCAS check it. Which it is shows only when
+// the reading thread's atomicCAS on the word comes, so such a pair is held until the launch
+// ends, and dropped if its read's code turned out to be a guess (guess_code).
 bool read_beside_atomic(std::uint8_t a, std::uint8_t b) {
   return ((a & kAtomic) && !(b & kWrite)) || ((b & kAtomic) && !(a & kWrite));
 }
+struct HeldRace {
+  Finding finding;
+};
+std::mutex held_mutex;
+std::map<std::pair<std::uint32_t, std::uint32_t>, HeldRace> held_races;  // by (read's code, atomic's code)
+std::set<std::uint32_t> guess_code;  // code of plain reads that their thread's atomicCAS checked
 
 // Whether an earlier access p of this launch, or of an earlier one, is ordered before thread t's.
 bool same_warp_ordered(std::uint16_t p_thread, std::uint32_t p_warp_epoch, const Thread* t) {
@@ -202,10 +211,11 @@ bool ordered(const SharedRecord& p, const Thread* t) {
   if (p.by.thread() == t->linear || p.interval != b->barrier.interval) return true;
   return same_warp_ordered(p.by.thread(), p.warp_epoch, t);
 }
+memory_order::Stamp stamp_of(const GlobalRecord& p) { return {p.block, p.by.thread(), p.interval, p.clock}; }
 bool ordered(const GlobalRecord& p, const Thread* t) {
   if (p.launch != current_launch) return true;
   const Block* b = t->block;
-  if (p.block != b->linear) return p.block < b->race.knows.size() && b->race.knows[p.block] > p.clock;
+  if (p.block != b->linear) return memory_order::ordered(t, stamp_of(p));
   if (p.by.thread() == t->linear || p.interval != b->barrier.interval) return true;
   return same_warp_ordered(p.by.thread(), p.warp_epoch, t);
 }
@@ -247,11 +257,40 @@ const char* role_of(std::uint8_t flags) {
   return (flags & kVolatile) ? "volatile read" : "read";
 }
 
+// What the access of block `earlier` would have needed to be ordered before the access of
+// block `later`, for a report: which side of the hand-off lacks what, and the one-line fix.
+std::string ordering_advice(memory_order::Relation r, const std::string& earlier, const std::string& later) {
+  using memory_order::Relation;
+  switch (r) {
+    case Relation::not_published:
+      return "block " + later + " read a flag that block " + earlier + " set after this access, but " + earlier +
+             " set it with no release pattern: put __threadfence() between the access and the flag store (or store "
+             "the flag with a release atomic)";
+    case Relation::other_thread:
+      return "another thread of block " + earlier + " set the flag that block " + later + " read, with no barrier "
+             "between this access and its fence: a fence covers its own thread's accesses and those before a "
+             "barrier it crossed; put __syncthreads() before the __threadfence()";
+    case Relation::not_acquired:
+      return "block " + earlier + " published this access (a fence before its flag), and block " + later +
+             " read the flag, but with no acquire pattern after it: put __threadfence() between reading the flag "
+             "and this access (or read the flag with an acquire load)";
+    default:
+      return "nothing orders the two blocks: blocks run in any order, and a hand-off needs a __threadfence() "
+             "between the data and the flag on the writer's side (or a release store) and one between the flag "
+             "and the data on the reader's side (or an acquire load)";
+  }
+}
+
+// Two accesses that no barrier, __syncwarp or hand-off orders: nothing to report (both strong,
+// or the compare-and-swap loop's guess), a data race, or a read of a strong write that a flag
+// announced without both patterns, which may see the value from before that write.
+enum class Verdict : std::uint8_t { none, race, stale, held };
+
 template <bool Shared>
-void report_race(const AccessRecord<Shared>& p, const Thread* t, const AccessRecord<Shared>& c, std::uintptr_t address) {
+Finding race_finding(const AccessRecord<Shared>& p, const Thread* t, const AccessRecord<Shared>& c,
+                     std::uintptr_t address, Verdict verdict) {
   const std::uintptr_t p_pc = code_addresses.address(p.pc);
   const std::uintptr_t c_pc = code_addresses.address(c.pc);
-  if (!first_time(ReportKind::race, p_pc, c_pc)) return;
   const Launch& launch = *t->block->launch;
   const bool shared = Shared;
   const std::uint32_t p_block = block_of(p, t);
@@ -262,12 +301,18 @@ void report_race(const AccessRecord<Shared>& p, const Thread* t, const AccessRec
                        unflatten(p.by.thread(), launch.block)};
   Party current_party = party(role_of(c.by.flags()), t, locate(c_pc));
   std::uint8_t first = p.by.flags(), second = c.by.flags();
+  const std::string earlier_block = format_index(recorded_party.block), later_block = format_index(current_party.block);
   // Blocks run side by side, so which of two racing blocks got there first is timing: the
   // report names the lower-numbered block first, the same whatever the number of cores.
   if (across && p_block > t->block->linear) std::swap(first, second), std::swap(recorded_party, current_party);
   const char* hazard = (first & kWrite) ? ((second & kWrite) ? "write-after-write" : "read-after-write")
                                         : "write-after-read";
-  f.headline = std::string("data race (") + hazard + ") on " + (shared ? "shared" : "global") + " memory";
+  if (verdict == Verdict::stale) {
+    f.is_error = false;
+    f.headline = "volatile read of global memory may see a stale value (a hand-off without both patterns)";
+  } else {
+    f.headline = std::string("data race (") + hazard + ") on " + (shared ? "shared" : "global") + " memory";
+  }
   f.parties.push_back(recorded_party);
   f.parties.push_back(current_party);
   f.details.push_back("location: " + shared_memory::describe_address(address, *t->block));
@@ -280,33 +325,100 @@ void report_race(const AccessRecord<Shared>& p, const Thread* t, const AccessRec
                                                            "lockstep: order them with __syncwarp()"
                                                          : ""));
   } else {
-    const Block* b = t->block;
-    const bool acquired_some = p_block < b->race.knows.size() && b->race.knows[p_block] > 0;
-    f.details.push_back(
-        acquired_some
-            ? "the blocks synchronized through a flag, but this access of the other block came after its last "
-              "__threadfence(): put __threadfence() between writing the data and setting the flag"
-            : "nothing orders the two blocks: blocks run in any order, and only a flag set after "
-              "__threadfence() (and read with an atomic or volatile load) publishes data to another block");
+    if constexpr (!Shared) {
+      f.details.push_back(ordering_advice(memory_order::relation(t, stamp_of(p)), earlier_block, later_block));
+    }
+    if (verdict == Verdict::stale)
+      f.details.push_back("volatile accesses are relaxed in the PTX memory model: they never race, but they order "
+                          "nothing around them, so a flag does not make this value visible by itself");
   }
-  report(f);
+  return f;
+}
+
+template <bool Shared>
+void report_race(const AccessRecord<Shared>& p, const Thread* t, const AccessRecord<Shared>& c, std::uintptr_t address,
+                 Verdict verdict) {
+  if (!first_time(ReportKind::race, code_addresses.address(p.pc), code_addresses.address(c.pc))) return;
+  report(race_finding<Shared>(p, t, c, address, verdict));
+}
+
+// A plain read beside an atomic write, held until the launch ends (see held_races). Which
+// threads of which blocks met at the word first depends on timing when blocks run side by side,
+// so the report names the two lines, which do not.
+template <bool Shared>
+__attribute__((noinline, cold)) void hold_race(const AccessRecord<Shared>& p, const AccessRecord<Shared>& c) {
+  const bool p_reads = !(p.by.flags() & kWrite);
+  const AccessRecord<Shared>& read = p_reads ? p : c;
+  const AccessRecord<Shared>& atomic = p_reads ? c : p;
+  const std::pair<std::uint32_t, std::uint32_t> key(read.pc, atomic.pc);
+  {
+    std::lock_guard<std::mutex> lock(held_mutex);
+    if (held_races.count(key)) return;
+  }
+  Finding f;
+  f.kind = ReportKind::race;
+  f.headline = std::string("data race (a plain read beside atomic writes) on ") + (Shared ? "shared" : "global") + " memory";
+  f.parties.push_back(Party{role_of(read.by.flags()), locate(code_addresses.address(read.pc))});
+  f.parties.push_back(Party{role_of(atomic.by.flags()), locate(code_addresses.address(atomic.pc))});
+  f.details.push_back("threads read the word plainly while others change it with atomics, with nothing between");
+  f.details.push_back("a plain read beside an atomic write is a data race in the PTX memory model: read the word "
+                      "with an atomic too (atomicAdd(p, 0), cuda::atomic_ref::load), or let atomicCAS check the "
+                      "value read, as a compare-and-swap loop does");
+  std::lock_guard<std::mutex> lock(held_mutex);
+  held_races.emplace(key, HeldRace{std::move(f)});
+}
+
+bool same_interval(const SharedRecord& r, const SharedRecord& c) { return same_epoch(r, c); }
+bool same_interval(const GlobalRecord& r, const GlobalRecord& c) {
+  return r.launch == c.launch && r.block == c.block && r.interval == c.interval;
+}
+template <bool Shared>
+void learn_guess(const Cell<Shared>& cell, const AccessRecord<Shared>& c) {
+  for (const AccessRecord<Shared>& r : cell.read)
+    if (recorded(r) && same_interval(r, c) && !(r.by.flags() & kAtomic)) {
+      std::lock_guard<std::mutex> lock(held_mutex);
+      guess_code.insert(r.pc);
+    }
+}
+
+// A read that a flag announced, of a value another block stored with a strong (atomic or
+// volatile) write, where the flag's hand-off lacks a release or an acquire pattern.
+template <bool Shared>
+bool stale_read_possible(const AccessRecord<Shared>& p, const Thread* t, const AccessRecord<Shared>& c) {
+  if constexpr (Shared) {
+    return false;
+  } else {
+    if (!(p.by.flags() & kWrite) || (c.by.flags() & kWrite)) return false;
+    const memory_order::Relation r = memory_order::relation(t, stamp_of(p));
+    return r != memory_order::Relation::unordered && r != memory_order::Relation::ordered;
+  }
+}
+
+template <bool Shared>
+Verdict judge(const AccessRecord<Shared>& p, const Thread* t, const AccessRecord<Shared>& c) {
+  if (!recorded(p) || (p.by.mask() & c.by.mask()) == 0) return Verdict::none;
+  const bool across = block_of(p, t) != t->block->linear;
+  // Two strong accesses never race (a counter's atomics are judged here without asking how
+  // the blocks are ordered).
+  if (is_strong(p.by.flags(), across) && is_strong(c.by.flags(), across))
+    return across && stale_read_possible<Shared>(p, t, c) ? Verdict::stale : Verdict::none;
+  if (ordered(p, t)) return Verdict::none;
+  if (read_beside_atomic(p.by.flags(), c.by.flags())) return Verdict::held;
+  return Verdict::race;
 }
 
 template <bool Shared>
 __attribute__((noinline)) void check_cell(Cell<Shared>& cell, Thread* t, const AccessRecord<Shared> c,
                                           std::uintptr_t address) {
-  auto conflicts = [&](const AccessRecord<Shared>& p) {
-    if (!recorded(p) || (p.by.mask() & c.by.mask()) == 0) return false;
-    if (ordered(p, t)) return false;
-    const bool across = block_of(p, t) != t->block->linear;
-    return !(is_strong(p.by.flags(), across) && is_strong(c.by.flags(), across)) &&
-           !read_beside_atomic(p.by.flags(), c.by.flags());
-  };
-  if (conflicts(cell.write)) report_race<Shared>(cell.write, t, c, address);
+  if (c.by.flags() & kCompareAndSwap) learn_guess<Shared>(cell, c);
+  if (const Verdict v = judge<Shared>(cell.write, t, c); v == Verdict::held) hold_race<Shared>(cell.write, c);
+  else if (v != Verdict::none) report_race<Shared>(cell.write, t, c, address, v);
   if (c.by.flags() & kWrite) {
     for (const AccessRecord<Shared>& r : cell.read)
-      if (conflicts(r)) {
-        report_race<Shared>(r, t, c, address);
+      if (const Verdict v = judge<Shared>(r, t, c); v == Verdict::held) {
+        hold_race<Shared>(r, c);
+      } else if (v != Verdict::none) {
+        report_race<Shared>(r, t, c, address, v);
         break;
       }
     cell.write = c;
@@ -327,8 +439,18 @@ void begin_launch(std::uint32_t launch_id, bool race_check, bool parallel) {
   });
   current_launch = launch_id;
   race_check_enabled = race_check;
+  held_races.clear();
+  guess_code.clear();
   lock_global_cells = parallel;
-  sync_objects.clear();
+}
+
+void end_launch() {
+  for (const auto& [code, held] : held_races) {
+    if (guess_code.count(code.first)) continue;
+    if (first_time(ReportKind::race, code_addresses.address(code.first), code_addresses.address(code.second)))
+      report(held.finding);
+  }
+  held_races.clear();
 }
 
 void begin_block(Block& b) {
@@ -339,9 +461,6 @@ void begin_block(Block& b) {
     madvise(shared_shadow, memory::kSharedBytes / kGranule * sizeof(Cell<true>), MADV_DONTNEED);
     b.race.run = next_run.fetch_add(1, std::memory_order_relaxed);
   }
-  b.race.clock = 1;
-  b.race.published = 0;
-  b.race.knows.clear();
   // Lane clocks carry over from the slot's previous block: a thread knows less of another lane's
   // clock than that lane's own value unless they synchronized after it, whatever came before, and
   // records of earlier blocks are told apart by their run. So a block starts without clearing
@@ -382,7 +501,7 @@ SharedRecord shared_record(const Thread* t, std::uint32_t pc_id, Accessor by) {
 }
 GlobalRecord global_record(const Thread* t, std::uint32_t pc_id, Accessor by) {
   const Block* b = t->block;
-  return GlobalRecord{current_launch, b->linear, b->barrier.interval, b->race.clock, t->warp_epoch, pc_id, by};
+  return GlobalRecord{current_launch, b->linear, b->barrier.interval, b->ordering.clock, t->warp_epoch, pc_id, by};
 }
 template <bool Shared>
 AccessRecord<Shared> record_of(const Thread* t, std::uint32_t pc_id, Accessor by) {
@@ -451,7 +570,7 @@ __attribute__((noinline)) void check_races_by_granule(Thread* t, std::uintptr_t 
       check_cell<true>(shared_shadow[granule], t, c, at);
     });
   } else {
-    GlobalRecord c{current_launch, b->linear, b->barrier.interval, b->race.clock, warp_epoch, pc_id,
+    GlobalRecord c{current_launch, b->linear, b->barrier.interval, b->ordering.clock, warp_epoch, pc_id,
                    Accessor(thread, flags, 0)};
     for_each_granule(memory::regions.global_begin, [&](std::uintptr_t granule, std::uint8_t mask, std::uintptr_t at) {
       c.by = c.by.with_mask(mask);
@@ -507,32 +626,6 @@ __attribute__((noinline)) void check_irregular_access(Thread* t, std::uintptr_t 
 void check_access(Thread* t, std::uintptr_t address, std::size_t bytes, std::uint8_t flags, std::uintptr_t pc) {
   if (memory::in_buffer_ranges(address) && memory::all_live(address, bytes)) check_live_access(t, address, bytes, flags, pc);
   else check_irregular_access(t, address, bytes, flags, pc);
-}
-
-void release(Thread* t, std::uintptr_t address) {
-  Block* b = t->block;
-  if (in_shared(address)) return;  // global memory, or a __device__ variable (a counter, a flag)
-  const std::vector<std::uint32_t>& knows = b->race.knows;
-  std::vector<std::uint32_t>& sync = sync_objects[address & ~std::uintptr_t{kGranule - 1}];
-  if (sync.size() < std::max<std::size_t>(knows.size(), b->linear + 1))
-    sync.resize(std::max<std::size_t>(knows.size(), b->linear + 1), 0);
-  for (std::size_t i = 0; i < knows.size(); ++i) sync[i] = std::max(sync[i], knows[i]);
-  sync[b->linear] = std::max(sync[b->linear], b->race.published + 1);  // +1: synchronized, even with nothing published
-}
-
-void acquire(Thread* t, std::uintptr_t address) {
-  if (in_shared(address)) return;
-  auto it = sync_objects.find(address & ~std::uintptr_t{kGranule - 1});
-  if (it == sync_objects.end()) return;
-  const std::vector<std::uint32_t>& sync = it->second;
-  std::vector<std::uint32_t>& knows = t->block->race.knows;
-  if (knows.size() < sync.size()) knows.resize(sync.size(), 0);
-  for (std::size_t i = 0; i < sync.size(); ++i) knows[i] = std::max(knows[i], sync[i]);
-}
-
-void publish(Block& b) {
-  b.race.published = b.race.clock;
-  b.race.clock += 1;
 }
 
 void join_lanes(Thread* warp_lanes, unsigned mask) {

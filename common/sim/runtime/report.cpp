@@ -5,6 +5,7 @@
 
 #include <cinttypes>
 #include <cstdio>
+#include <cstring>
 #include <cstdlib>
 #include <map>
 #include <mutex>
@@ -141,7 +142,12 @@ SourceLocation locate(std::uintptr_t return_address) {
                   lookup.path.c_str(), lookup.address - lookup.bias);
     if (FILE* pipe = popen(command, "r")) {
       char function[2048] = {0}, position[2048] = {0};
-      if (std::fgets(function, sizeof function, pipe) && std::fgets(position, sizeof position, pipe)) {
+      // Innermost first (-i): libcu++'s atomics (scanlab/sim/atomic.hpp) are inlined into the
+      // program, whose line is the next frame out.
+      bool found = false;
+      while (!found && std::fgets(function, sizeof function, pipe) && std::fgets(position, sizeof position, pipe))
+        found = std::strstr(position, "/scanlab/sim/atomic.hpp:") == nullptr;
+      if (found) {
         std::string fn(function), pos(position);
         while (!fn.empty() && (fn.back() == '\n' || fn.back() == '\r')) fn.pop_back();
         while (!pos.empty() && (pos.back() == '\n' || pos.back() == '\r')) pos.pop_back();

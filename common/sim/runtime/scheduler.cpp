@@ -31,6 +31,8 @@
 #include "launch.hpp"
 #include "launch_configuration.hpp"
 #include "managed_memory.hpp"
+#include "memory_check.hpp"
+#include "memory_order.hpp"
 #include "race_detector.hpp"
 #include "report.hpp"
 #include "schedule.hpp"
@@ -155,6 +157,8 @@ void start_block(Block& b, Launch& launch, unsigned linear, unsigned slot, std::
   warp::begin_block(b);
   shared_memory::begin_block(b);
   race_detector::begin_block(b);
+  memory_order::begin_block(b);
+  memory_check::begin_block(b);
   counters::begin_block(b);
 }
 
@@ -528,6 +532,7 @@ void launch(const LaunchRequest& request) {
     b.error = cudaSuccess;
   }
   race_detector::begin_launch(launch.id, s.race_check, r.workers > 1);
+  memory_order::begin_launch();
   counters::begin_launch(launch);
 
   unsigned idle_rounds = 0;
@@ -562,6 +567,7 @@ void launch(const LaunchRequest& request) {
     }
   }
   worker_pool::run_on_each(r.busy_workers, teardown_phase, &r);  // only a stopped launch leaves blocks behind
+  race_detector::end_launch();
   for (unsigned slot = 0; slot < r.slot_count; ++slot) counters::add_block_counts(r.block(slot));
   if (launch.error != cudaSuccess) set_pending_error(launch.error);
   managed_memory::kernel_launched(launch.site, request.stream);

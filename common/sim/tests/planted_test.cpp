@@ -277,6 +277,9 @@ std::vector<PlantedCase> planted_cases() {
   cases.push_back(clean("TemplatedStaticVolatileAlignedShared", "templated_shared", false));
   cases.push_back(clean("SharedInsideDeviceFunction", "shared_in_device_function", false));
   cases.push_back(bug("PlainStoreBesideAtomics", "atomic_beside_plain", "race"));
+  cases.push_back(bug("PlainReadGuardingAnAtomic", "guarded_atomic", "race",
+                      stderr_says({"a plain read beside an atomic write is a data race"})));
+  cases.push_back(clean("AtomicReadGuardingAnAtomic", "guarded_atomic", true));
   cases.push_back(clean("CompareAndSwapLoopAndAtomicReset", "atomic_beside_plain", true));
   cases.push_back(bug("BallotCallerOutsideMask", "ballot_outside_mask", "warp-mask", upper_half_warp));
   cases.push_back(clean("BallotFullMask", "ballot_outside_mask", true));
@@ -312,6 +315,30 @@ std::vector<PlantedCase> planted_cases() {
 
   cases.push_back(bug("FlagHandoffWithoutFence", "flag_handoff", "race", writer_and_reader_blocks));
   cases.push_back(clean("FlagHandoffWithFence", "flag_handoff", true));
+  // Each side of a hand-off on its own (common/sim/README.md, "Memory model").
+  cases.push_back(bug("HandoffReaderWithoutFence", "handoff_reader_fence", "race",
+                      stderr_says({"with no acquire pattern after it", "put __threadfence() between reading the flag"},
+                                  writer_and_reader_blocks)));
+  cases.push_back(clean("HandoffReaderFenced", "handoff_reader_fence", true));
+  for (const char* side : {"writer", "reader"}) {
+    PlantedCase stale = with_args(bug(std::string("VolatileValueWithoutFence_") + side, "handoff_volatile_data",
+                                      "race", stderr_says({"may see a stale value", "volatile accesses are relaxed"})),
+                                  {side});
+    stale.error = false;
+    stale.exit_status = 0;
+    cases.push_back(stale);
+  }
+  cases.push_back(with_args(clean("VolatileValueFencedOnBothSides", "handoff_volatile_data", true), {"writer"}));
+  cases.push_back(bug("HandoffValueByAnotherThread", "handoff_other_thread", "race",
+                      stderr_says({"put __syncthreads() before the __threadfence()"})));
+  cases.push_back(clean("HandoffValueBeforeBarrierAndFence", "handoff_other_thread", true));
+  cases.push_back(bug("HandoffWithBlockFences", "handoff_block_fence", "race", writer_and_reader_blocks));
+  cases.push_back(clean("HandoffWithDeviceFences", "handoff_block_fence", true));
+  cases.push_back(bug("LibcuRelaxedFlagsAndBlockFences", "libcu_atomics", "race"));
+  cases.push_back(clean("LoopOfChangingAtomicsIsProgress", "atomic_progress", false));
+  cases.push_back(clean("LibcuReleaseAcquireAndDeviceFences", "libcu_atomics", true));
+  cases.push_back(bug("BlockScopeAtomicsAcrossBlocks", "atomic_scope", "race"));
+  cases.push_back(clean("DeviceScopeAtomicsAcrossBlocks", "atomic_scope", true));
   cases.push_back(bug("LastBlockTicketWithoutFence", "last_block_counter", "race"));
   cases.push_back(clean("LastBlockTicketAfterFence", "last_block_counter", true));
   cases.push_back(bug("GlobalRaceInBlock", "global_race_in_block", "race", neighbouring_threads));
@@ -329,6 +356,11 @@ std::vector<PlantedCase> planted_cases() {
                       stderr_says({"no device memory at all", "the launch reports cudaErrorIllegalAddress"},
                                   thread_named(0))));
   cases.push_back(clean("IndexCheckedAtBlockZero", "wild_index", true));
+  // A loop bounded by the fill pattern read out of bounds ends in bounded time, with its findings.
+  cases.push_back(bug("WildLoopStopped", "wild_loop", "out-of-bounds",
+                      stderr_says({"kernel stopped after 65536 out-of-bounds accesses of one block",
+                                   "the launch reports cudaErrorIllegalAddress"})));
+  cases.push_back(clean("LoopBoundCheckedAtBlockZero", "wild_loop", true));
   // An address that is no memory at all faults, as on a GPU, but the line is reported first.
   PlantedCase null_pointer = bug("NullPointerInKernel", "null_pointer", "out-of-bounds",
                                  stderr_says({"bytes past a null pointer"}, thread_named(3)));

@@ -1,7 +1,8 @@
 // Block 0 writes a value and raises a flag; block 1 waits for the flag and reads the value.
 // Without a fence between the two stores, the GPU may make the flag visible to block 1 before
 // the value: block 1 can read a stale value even though it saw the flag. With -DPLANTED_FIXED
-// __threadfence() orders the stores.
+// both sides fence: __threadfence() between the value and the flag (the writer's release), and
+// between seeing the flag and reading the value (the reader's acquire).
 #include "planted.cuh"
 
 constexpr int kMessage = 42;
@@ -17,6 +18,9 @@ __global__ void hand_off(int* message, int* flag, int* received) {
   } else {
     while (atomicAdd(flag, 0) == 0) {
     }
+#ifdef PLANTED_FIXED
+    __threadfence();
+#endif
     *received = *static_cast<volatile int*>(message);  // expect: race
   }
 }

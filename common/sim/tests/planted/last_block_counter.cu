@@ -1,9 +1,10 @@
 // The "last block" reduction of CUDA's threadFenceReduction sample and the Programming Guide:
 // each block writes its partial sum, and the block that takes the last ticket from a
 // __device__ counter adds them all up. The ticket hands the partial sums over only when each
-// block fences between its store and its atomicInc; the planted bug leaves the fence out, and
-// the last block reads sums that another block may not have made visible yet. The fixed twin
-// fences, and must run clean.
+// block fences between its store and its atomicInc (release), and the last block fences between
+// its atomicInc and reading the sums (acquire); the planted bug leaves both fences out, and the
+// last block reads sums that another block may not have made visible yet. The fixed twin
+// fences on both sides, and must run clean.
 #include "planted.cuh"
 
 constexpr unsigned kThreads = 64;
@@ -27,6 +28,9 @@ __global__ void sum_all(const int* in, int* partial, int* total) {
   }
   __syncthreads();
   if (is_last && threadIdx.x == 0) {
+#ifdef PLANTED_FIXED
+    __threadfence();
+#endif
     int sum = 0;
     for (unsigned b = 0; b < gridDim.x; ++b) sum += partial[b];  // expect: race
     *total = sum;

@@ -89,6 +89,17 @@ inline bool kernels_succeeded() {
   return false;
 }
 
+// The hand-off programs: `launch(message, flag, received)` runs a kernel in which block 0 hands
+// `value` over to block 1 through a flag; kCorrect when block 1 received it.
+template <class Launch>
+int check_hand_off(int value, Launch launch) {
+  const DeviceBuffer<int> message(1), received(1);
+  const DeviceBuffer<unsigned> flag(1);
+  launch(message.get(), flag.get(), received.get());
+  if (!kernels_succeeded()) return kWrongResult;
+  return compare({value}, received.to_host());
+}
+
 // An optional positive integer argument, e.g. the threads per block.
 inline unsigned argument(int argc, char** argv, int index, unsigned fallback) {
   if (argc <= index) return fallback;

@@ -38,6 +38,7 @@ __global__ void stream_scan(const int* in, int* out, int* prefix, int* published
       volatile int* ready = published;
       while (ready[b - 1] == 0) {  // expect: deadlock
       }
+      __threadfence();  // prefix[b - 1] is read after its flag
       before = static_cast<volatile int*>(prefix)[b - 1];
     }
     prefix[b] = before + section[kSection - 1];

@@ -8,6 +8,9 @@ with grader/grade, and every check in `rejected_by` must have failed. The
 scratch directory is the same for all mutants, so grade's build tree is reused
 and only the edited lab is rebuilt.
 
+A mutant rejected by performance checks only (a scan slowed down, as right as the reference)
+runs on a GPU only, and there it must fail those checks and no other.
+
 Finally, with two or more labs selected, a syntax error is put into the first
 lab: that lab must score 0 with the error's file:line and the next lab must
 still be built and graded.
@@ -70,8 +73,28 @@ def check_compile_error_isolated(scratch: Path, labs: dict, build_root: Path, ar
     return problems
 
 
-# Categories of checks that only the simulator grades (their checks are skipped on a GPU).
+# Categories of checks that only the simulator grades (their checks are skipped on a GPU), and
+# those that only a GPU grades (skipped on the simulator).
 SIMULATOR_ONLY_CATEGORIES = ("efficiency",)
+GPU_ONLY_CATEGORIES = ("performance",)
+
+
+def simulator_blind_reason(lab, mutant) -> str | None:
+    """Why the simulator cannot reject a mutant: every check meant to reject it is graded on a
+    GPU only (a scan slowed down is as right as the reference, and the simulator times nothing)."""
+    categories = {c.id: c.category for c in lab.checks}
+    if all(categories[cid] in GPU_ONLY_CATEGORIES for cid in mutant.rejected_by):
+        return f"{', '.join(mutant.rejected_by)} measured on a GPU only"
+    return None
+
+
+def collateral_failures(lab, mutant, checks: dict) -> list[str]:
+    """A mutant that only slows the code down (rejected by performance checks alone) must cost
+    those points and nothing else: every other graded check passes."""
+    categories = {c.id: c.category for c in lab.checks}
+    if not all(categories[cid] in GPU_ONLY_CATEGORIES for cid in mutant.rejected_by):
+        return []
+    return [cid for cid, c in checks.items() if cid not in mutant.rejected_by and c["status"] == "fail"]
 
 
 def gpu_blind_reason(lab, mutant) -> str | None:
@@ -120,6 +143,9 @@ def main() -> int:
                 if blind:
                     print(f"{label:<40} {'not run':<9} on a GPU: {blind}")
                     continue
+            elif (blind := simulator_blind_reason(lab, m)) is not None:
+                print(f"{label:<40} {'not run':<9} on the simulator: {blind}")
+                continue
             total += 1
             original_path = REPO / "solutions" / lab.dir / m.file
             target = scratch / lab.dir / m.file
@@ -177,6 +203,9 @@ def main() -> int:
             if escaped:
                 survived += 1
                 failures.append(f"{label}: not rejected by {', '.join(escaped)} (these checks passed)")
+            if collateral := collateral_failures(lab, m, checks):
+                failures.append(f"{label}: only slower, yet it also failed {', '.join(collateral)}: "
+                                + "; ".join(checks[cid]["reason"] for cid in collateral))
             sys.stdout.flush()
 
     if not args.labs or len(args.labs) > 1:

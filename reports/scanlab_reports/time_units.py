@@ -199,6 +199,11 @@ MODELS: dict[str, Callable[[int, Shape], Cost | None]] = {
 }
 
 
+# The scans the chapter does not analyse, and so never will have a model here; any other
+# algorithm without one is a lab whose model has not been written (a lab added later).
+UNANALYSED = ("cub", "cub-generic", "thrust", "copy")
+
+
 def cost(series: Series, n: int, cpu_threads: int | None = None) -> Cost | None:
     """The model's cost of `series` at `n` elements, or None where the model does not cover it
     (an algorithm the chapter does not analyse, or a run that lacks the block or section size)."""

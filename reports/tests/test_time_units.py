@@ -4,7 +4,7 @@ units) and against counts worked out by hand."""
 import unittest
 
 import support  # noqa: F401  (the path)
-from scanlab_reports import time_units
+from scanlab_reports import markdown, time_units
 from scanlab_reports.results import Series
 
 
@@ -67,6 +67,12 @@ class ModelTest(unittest.TestCase):
             self.assertIsNone(time_units.cost(series(algorithm, 256, 512), 1024), algorithm)
             self.assertIsNone(time_units.describe(algorithm))
         self.assertIsNone(time_units.cost(series("three-phase", 64), 1024))  # no section size
+
+    def test_the_report_tells_a_library_scan_from_a_lab_without_a_model(self):
+        lines = markdown.model_section(["cub-generic", "some-new-scan"], 32)
+        self.assertIn("- `cub-generic`: no model: the chapter does not analyse it.", lines)
+        self.assertIn("- `some-new-scan`: no model: `reports/scanlab_reports/time_units.py` has none for this "
+                      "algorithm, so the `model` figure leaves it out.", lines)
 
     def test_every_model_is_described(self):
         for algorithm in time_units.MODELS:

@@ -15,7 +15,7 @@ Finally, with two or more labs selected, a syntax error is put into the first
 lab: that lab must score 0 with the error's file:line and the next lab must
 still be built and graded.
 
-Usage: run_mutants.py --build-root DIR [--jobs N] [--backend sim|cuda] [--mutant NAME ...] [LAB...]
+Usage: run_mutants.py --build-root DIR [--jobs N] [--backend sim|cuda] [--mutant NAME ...] [--no-sanitizer] [LAB...]
 (--mutant: only the mutants of that name, without the compile-error check)
 Exit status 77 (ctest: skipped) when no lab has a mutant."""
 
@@ -118,6 +118,7 @@ def main() -> int:
     p.add_argument("--backend", default="sim")
     p.add_argument("--timeout", default="30", help="per-test time limit passed to grade (seconds)")
     p.add_argument("--mutant", action="append", default=[], help="only the mutants of this name (repeatable)")
+    p.add_argument("--no-sanitizer", action="store_true", help="cuda: grade without the compute-sanitizer reruns")
     args = p.parse_args()
 
     labs = manifest.discover(REPO / "grader" / "labs")
@@ -165,7 +166,7 @@ def main() -> int:
             started = time.monotonic()
             cmd = [str(HERE.parent / "grade"), "--backend", args.backend, "--submission",
                    str(scratch), "--format", "json", "--build-root", str(build_root), "--jobs", args.jobs,
-                   "--timeout", args.timeout, lab.number]
+                   "--timeout", args.timeout, lab.number] + (["--no-sanitizer"] if args.no_sanitizer else [])
             proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
             target.write_text(source.text)  # a fresh mtime: the next build sees the change back
             seconds = time.monotonic() - started

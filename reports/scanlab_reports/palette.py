@@ -26,6 +26,10 @@ COLOURS: dict[str, str] = {
     "three-phase": "#56B4E9",                # sky blue
     "hierarchical": "#009E73",               # bluish green
     "single-pass": "#9467BD",                # purple
+    "binary-prefix-ballot": "#332288",       # indigo (Paul Tol's set, for lab 08's four series)
+    "binary-prefix-shuffle": "#44AA99",      # teal
+    "binary-count-intrinsic": "#882255",     # wine
+    "binary-count-reduction": "#DDCC77",     # sand
 }
 SPARE: tuple[str, ...] = ("#17BECF", "#1F77B4", "#2CA02C", "#D62728", "#FF7F0E", "#E377C2", "#393B79", "#637939")
 

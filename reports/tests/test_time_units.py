@@ -57,6 +57,17 @@ class ModelTest(unittest.TestCase):
         cost = time_units.cost(series("single-pass", 4, 16), 128)
         self.assertEqual((cost.work, cost.steps), (8 * (20 + 35) + 8, 5 + 8 + 8))
 
+    def test_lab_08_counts_sixteen_block_operations_per_element(self):
+        # 1024 elements in sections of 512: two sections, 16 bits each.
+        ballot = time_units.cost(series("binary-prefix-ballot", 512, 512), 1024)
+        self.assertEqual((ballot.work, ballot.steps), (2 * 16 * (3 * 512 + 160), 16 * 8))
+        shuffle = time_units.cost(series("binary-prefix-shuffle", 512, 512), 1024)
+        self.assertEqual((shuffle.work, shuffle.steps), (2 * 16 * (6 * 512 + 160), 16 * 11))
+        count = time_units.cost(series("binary-count-intrinsic", 512, 512), 1024)
+        self.assertEqual((count.work, count.steps), (2 * 16 * 512, 16))
+        tree = time_units.cost(series("binary-count-reduction", 512, 512), 1024)
+        self.assertEqual((tree.work, tree.steps), (2 * 16 * (512 + 512 * 9), 16 * 10))
+
     def test_cpu_parallel_needs_the_thread_count(self):
         self.assertIsNone(time_units.cost(series("cpu-parallel"), 1024))
         cost = time_units.cost(series("cpu-parallel"), 1024, cpu_threads=16)

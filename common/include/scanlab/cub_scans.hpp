@@ -22,25 +22,20 @@
 #include <cub/device/device_scan.cuh>
 
 #include "scanlab/cuda_check.hpp"
+#include "scanlab/device_scratch.hpp"
 
 namespace scanlab {
 
-// CUB's temporary storage, allocated outside any timed region: the first call at a size
-// (an untimed one, such as a correctness run) grows the buffer; later calls find it large
-// enough and allocate nothing.
+// CUB's temporary storage is kept between calls (DeviceScratch): allocated outside any timed
+// region once an untimed call at a size has grown it.
 class CubScans {
 public:
-    CubScans() = default;
-    ~CubScans() { cudaFree(storage_); }
-    CubScans(const CubScans&) = delete;
-    CubScans& operator=(const CubScans&) = delete;
-
     template <class T>
     void inclusive_sum(const T* in, T* out, std::size_t n) {
         const int items = item_count(n);
         std::size_t bytes = 0;
         SCANLAB_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, bytes, in, out, items));
-        SCANLAB_CUDA_CHECK(cub::DeviceScan::InclusiveSum(reserve(bytes), bytes, in, out, items));
+        SCANLAB_CUDA_CHECK(cub::DeviceScan::InclusiveSum(storage_.reserve(bytes), bytes, in, out, items));
     }
 
     template <class T, class Op>
@@ -48,7 +43,7 @@ public:
         const int items = item_count(n);
         std::size_t bytes = 0;
         SCANLAB_CUDA_CHECK(cub::DeviceScan::InclusiveScan(nullptr, bytes, in, out, op, items));
-        SCANLAB_CUDA_CHECK(cub::DeviceScan::InclusiveScan(reserve(bytes), bytes, in, out, op, items));
+        SCANLAB_CUDA_CHECK(cub::DeviceScan::InclusiveScan(storage_.reserve(bytes), bytes, in, out, op, items));
     }
 
 private:
@@ -60,18 +55,7 @@ private:
         return static_cast<int>(n);
     }
 
-    void* reserve(std::size_t bytes) {
-        if (bytes > capacity_) {
-            SCANLAB_CUDA_CHECK(cudaFree(storage_));
-            storage_ = nullptr;
-            SCANLAB_CUDA_CHECK(cudaMalloc(&storage_, bytes));
-            capacity_ = bytes;
-        }
-        return storage_;
-    }
-
-    void* storage_ = nullptr;
-    std::size_t capacity_ = 0;
+    DeviceScratch storage_;
 };
 
 }  // namespace scanlab

@@ -69,7 +69,7 @@ struct ScanPolicy {
 // tuning until they are measured.
 struct HopperTuning {
     template <class T>
-    using Policy = ScanPolicy<256, sizeof(T) <= 4 ? 15 : 9, 0>;
+    using Policy = ScanPolicy<sizeof(T) <= 4 ? 512 : 256, 39, 0>;
 };
 template <class T>
 using TunedPolicy = HopperTuning::Policy<T>;
@@ -129,15 +129,16 @@ public:
         // END PROMPT
     }
 
-    // Waits until `tile` has published something, and returns it.
+    // Called by every lane of `warp`: waits until every lane's `tile` has published something
+    // (lanes whose `exists` is false read nothing), and returns what it published.
     template <unsigned BackoffNs>
-    __device__ TileObservation<T> wait_for(unsigned tile) const {
+    __device__ TileObservation<T> wait_for(const Warp& warp, bool exists, unsigned tile) const {
         // BEGIN SOLUTION
         const volatile unsigned long long* const word = words_ + tile;
-        unsigned long long seen = *word;
-        while (static_cast<unsigned>(seen >> 32) == kNothingYet) {  // the tile has its ticket: it will publish
+        unsigned long long seen = exists ? *word : static_cast<unsigned long long>(kAggregate) << 32;
+        while (!warp.all(static_cast<unsigned>(seen >> 32) != kNothingYet)) {  // each tile has its ticket: it will publish
             if constexpr (BackoffNs > 0) __nanosleep(BackoffNs);
-            seen = *word;
+            if (static_cast<unsigned>(seen >> 32) == kNothingYet) seen = *word;
         }
         const auto bits = static_cast<unsigned>(seen);
         TileObservation<T> observed{static_cast<unsigned>(seen >> 32), T{}};
@@ -145,9 +146,9 @@ public:
         return observed;
         // END SOLUTION
         // BEGIN PROMPT
-        //| // TODO 2: read the tile's word through a volatile pointer until its state is not
-        //| //         kNothingYet (sleeping BackoffNs between reads when it is not 0), and return
-        //| //         the state and the value beside it.
+        //| // TODO 2: read each lane's tile word through a volatile pointer until no lane of the
+        //| //         warp sees kNothingYet (sleeping BackoffNs between rounds when it is not 0),
+        //| //         and return the state and the value beside it.
         //| return {kNothingYet, T{}};
         // END PROMPT
     }
@@ -187,21 +188,21 @@ public:
     }
 
     template <unsigned BackoffNs>
-    __device__ TileObservation<T> wait_for(unsigned tile) const {
+    __device__ TileObservation<T> wait_for(const Warp& warp, bool exists, unsigned tile) const {
         // BEGIN SOLUTION
         const volatile unsigned* const word = states_ + tile;  //@ state-read
-        unsigned state = *word;
-        while (state == kNothingYet) {  // the tile has its ticket: it will publish
+        unsigned state = exists ? *word : kAggregate;
+        while (!warp.all(state != kNothingYet)) {  // each tile has its ticket: it will publish
             if constexpr (BackoffNs > 0) __nanosleep(BackoffNs);
-            state = *word;
+            if (state == kNothingYet) state = *word;
         }
-        __threadfence();  // the value is read after the state that announced it  //@ observe-fence
-        return {state, (state == kInclusive ? inclusives_ : aggregates_)[tile]};
+        __threadfence();  // the values are read after the states that announced them (one fence, the warp converged)  //@ observe-fence
+        return {state, exists ? (state == kInclusive ? inclusives_ : aggregates_)[tile] : T{}};
         // END SOLUTION
         // BEGIN PROMPT
-        //| // TODO 2: read the tile's state through a volatile pointer until it is not kNothingYet
-        //| //         (sleeping BackoffNs between reads when it is not 0); then read the value of
-        //| //         that state, so that it is seen after the state.
+        //| // TODO 2: read each lane's tile state through a volatile pointer until no lane of the
+        //| //         warp sees kNothingYet (sleeping BackoffNs between rounds when it is not 0);
+        //| //         then read the value of that state, so that it is seen after the state.
         //| return {kNothingYet, T{}};
         // END PROMPT
     }
@@ -240,8 +241,7 @@ struct LookbackPrefix {
         for (unsigned window_end = tile - 1;; window_end -= kWarpSize) {
             const unsigned offset = kWarpSize - 1 - lane;  // how far before window_end
             const bool exists = offset <= window_end;        //@ window-guard
-            const TileObservation<T> seen = exists ? status.template wait_for<Policy::kBackoffNs>(window_end - offset)  //@ window-tile
-                                                   : TileObservation<T>{kAggregate, op.identity()};
+            const TileObservation<T> seen = status.template wait_for<Policy::kBackoffNs>(warp, exists, window_end - offset);  //@ window-tile
             // The nearest inclusive prefix: the highest lane that saw one. The window's values
             // from that lane on (all of them if none) make up what this window contributes.
             const unsigned inclusive_lanes = warp.ballot(exists && seen.state == kInclusive);
@@ -257,7 +257,7 @@ struct LookbackPrefix {
         // END SOLUTION
         // BEGIN PROMPT
         //| // TODO 3: publish the tile's aggregate (one lane). Then look back over windows of 32
-        //| //         tiles before this one, nearest window first: each lane waits for its tile
+        //| //         tiles before this one, nearest window first: the warp waits for its tiles
         //| //         (status.wait_for<Policy::kBackoffNs>), a ballot finds the nearest tile that
         //| //         published its inclusive prefix, and the values from that tile on are combined
         //| //         in the tiles' order (lab 06's warp_reduce). Stop at the window that holds an
@@ -387,7 +387,7 @@ template <class Policy, class T, class Op>
 __global__ void __launch_bounds__(Policy::kThreads)
     decoupled_lookback_kernel(const T* in, T* out, std::size_t n, bool vectors, TileStatus<T> status, Op op) {
     using Layout = TileLayout<Policy, T>;
-    __shared__ __align__(scanlab::kSharedAlignment) unsigned char shared_bytes[Layout::kBytes];
+    extern __shared__ __align__(scanlab::kSharedAlignment) unsigned char shared_bytes[];  // Layout::kBytes
     __shared__ unsigned shared_tile;  // this block's tile number
     const Warp warp = cg::tiled_partition<kWarpSize>(cg::this_thread_block());
     T* const turning = reinterpret_cast<T*>(shared_bytes) + warp.meta_group_rank() * Layout::kWarpPart;
@@ -441,11 +441,17 @@ void decoupled_lookback_scan(void* d_temp_storage, std::size_t& temp_storage_byt
     // 16-byte loads and stores need 16-byte aligned arrays (cudaMalloc's are).
     const bool vectors = reinterpret_cast<std::uintptr_t>(d_in) % sizeof(Vector) == 0 &&
                          reinterpret_cast<std::uintptr_t>(d_out) % sizeof(Vector) == 0;
+    // Tiles whose shared memory exceeds the 48 KiB a kernel gets by default opt in to more.
+    constexpr std::size_t shared_bytes = TileLayout<Policy, T>::kBytes;
+    if constexpr (shared_bytes > kMaxTileSharedBytes) {
+        SCANLAB_CUDA_CHECK(cudaFuncSetAttribute(decoupled_lookback_kernel<Policy, T, Op>,
+                                                cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes)));
+    }
     // BEGIN SOLUTION
     // Every call starts with no tile published and the ticket at 0.
     SCANLAB_CUDA_CHECK(cudaMemsetAsync(d_temp_storage, 0, needed));  //@ reset
-    decoupled_lookback_kernel<Policy><<<tiles, Policy::kThreads>>>(d_in, d_out, n, vectors,
-                                                                   TileStatus<T>::in(d_temp_storage, tiles), op);
+    decoupled_lookback_kernel<Policy><<<tiles, Policy::kThreads, shared_bytes>>>(d_in, d_out, n, vectors,
+                                                                                 TileStatus<T>::in(d_temp_storage, tiles), op);
     SCANLAB_CUDA_CHECK(cudaGetLastError());
     // END SOLUTION
     // BEGIN PROMPT

@@ -6,7 +6,8 @@
 // timed region, for CUB and the lab alike. Every timed output is checked against CUB's.
 //
 //   lab09_tuning rows    the tuned policy at 2^20 ... 2^30, int32, float32, int64, double
-//   lab09_tuning sweep   policies (threads x items per thread x back-off) at 2^28, 4 and 8 bytes
+//   lab09_tuning candidates   the policies that came out best, at the sizes of `rows`
+//   lab09_tuning sweep   policies (threads x items per thread x back-off), 4 and 8 bytes
 #include SCANLAB_LAB_SOURCE
 
 #include <cub/device/device_scan.cuh>
@@ -189,11 +190,9 @@ void compare(Timer& timer, std::size_t n, bool print_baselines) {
     std::fflush(stdout);
 }
 
-template <class T>
-void rows(Timer& timer, unsigned max_log2) {
-    for (unsigned log2_n = 20; log2_n <= max_log2; log2_n += 2) {
-        compare<T, TunedPolicy<T>>(timer, std::size_t{1} << log2_n, true);
-    }
+template <class T, class... Policies>
+void rows(Timer& timer) {
+    for (unsigned log2_n = 20; log2_n <= 30; log2_n += 2) compare<T, Policies...>(timer, std::size_t{1} << log2_n, true);
 }
 
 }  // namespace
@@ -206,18 +205,25 @@ int main(int argc, char** argv) {
                 CUB_VERSION);
     Timer timer;
     if (what == "rows") {
-        rows<int>(timer, 30);
-        rows<float>(timer, 30);
-        rows<long long>(timer, 30);
-        rows<double>(timer, 30);
+        rows<int, TunedPolicy<int>>(timer);
+        rows<float, TunedPolicy<float>>(timer);
+        rows<long long, TunedPolicy<long long>>(timer);
+        rows<double, TunedPolicy<double>>(timer);
+    } else if (what == "candidates") {
+        rows<int, ScanPolicy<512, 39, 0>, ScanPolicy<256, 39, 0>, ScanPolicy<384, 31, 0>>(timer);
+        rows<double, ScanPolicy<256, 39, 0>, ScanPolicy<512, 19, 0>, ScanPolicy<256, 31, 0>, ScanPolicy<256, 39, 100>>(timer);
     } else if (what == "sweep") {
-        constexpr std::size_t n = std::size_t{1} << 28;
-        compare<int, ScanPolicy<256, 15, 0>, ScanPolicy<256, 11, 0>, ScanPolicy<256, 19, 0>, ScanPolicy<256, 23, 0>,
-                ScanPolicy<128, 15, 0>, ScanPolicy<128, 23, 0>, ScanPolicy<384, 15, 0>, ScanPolicy<512, 15, 0>,
-                ScanPolicy<512, 11, 0>, ScanPolicy<256, 15, 100>, ScanPolicy<256, 15, 400>>(timer, n, true);
-        compare<double, ScanPolicy<256, 9, 0>, ScanPolicy<256, 7, 0>, ScanPolicy<256, 11, 0>, ScanPolicy<128, 11, 0>,
-                ScanPolicy<512, 7, 0>, ScanPolicy<256, 9, 200>>(timer, n, true);
-        compare<int, ScanPolicy<256, 15, 0>, ScanPolicy<128, 15, 0>, ScanPolicy<256, 11, 0>>(timer, std::size_t{1} << 20, true);
+        for (const unsigned log2_n : {22u, 24u, 28u}) {
+            compare<int, ScanPolicy<512, 23, 0>, ScanPolicy<512, 31, 0>, ScanPolicy<512, 39, 0>, ScanPolicy<1024, 23, 0>,
+                    ScanPolicy<256, 39, 0>, ScanPolicy<384, 31, 0>, ScanPolicy<256, 23, 0>>(timer, std::size_t{1} << log2_n, true);
+        }
+        for (const unsigned log2_n : {22u, 28u}) {
+            compare<double, ScanPolicy<256, 19, 0>, ScanPolicy<256, 27, 0>, ScanPolicy<512, 19, 0>, ScanPolicy<512, 23, 0>,
+                    ScanPolicy<256, 39, 0>>(timer, std::size_t{1} << log2_n, true);
+        }
+    } else if (what == "ticket") {
+        compare<int, ScanPolicy<256, 23, 0>, ScanPolicy<512, 23, 0>>(timer, std::size_t{1} << 28, true);
+        compare<double, ScanPolicy<256, 19, 0>>(timer, std::size_t{1} << 28, true);
     } else {
         std::fprintf(stderr, "usage: %s rows|sweep\n", argv[0]);
         return 2;

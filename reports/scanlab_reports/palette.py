@@ -30,6 +30,7 @@ COLOURS: dict[str, str] = {
     "binary-prefix-shuffle": "#44AA99",      # teal
     "binary-count-intrinsic": "#882255",     # wine
     "binary-count-reduction": "#DDCC77",     # sand
+    "decoupled-lookback": "#EE3377",         # magenta (Paul Tol): the kit's fastest scan; black is the copy's
 }
 SPARE: tuple[str, ...] = ("#17BECF", "#1F77B4", "#2CA02C", "#D62728", "#FF7F0E", "#E377C2", "#393B79", "#637939")
 

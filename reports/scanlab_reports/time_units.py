@@ -223,6 +223,22 @@ def binary_count_reduction(n: int, shape: Shape) -> Cost | None:
     return _bits_of_sections(n, shape, lambda N: Cost(N + N * _log2(N), 1 + _log2(N)))
 
 
+def decoupled_lookback(n: int, shape: Shape) -> Cost | None:
+    """Tiles of N elements, T threads each: every tile is reduced and scanned as in the
+    single-pass scan, and looks back over the aggregates of the tiles before it, 32 at a time,
+    each window combined by a tree (31 applications, 5 steps). A tile that finds an inclusive
+    prefix in its first window (the usual case) costs one window; the longest chain is a tile
+    whose look-back goes back window by window to the first tile."""
+    tile = _tile_shape(n, shape)
+    if tile is None:
+        return None
+    section, threads = tile
+    tiles = _sections(n, section)
+    windows = math.ceil(tiles / 32)
+    return (_per_section(n, section, _coarsened_reduce(section, threads) + _coarsened_scan(section, threads)) +
+            Cost(work=31 * tiles, steps=5 * windows))
+
+
 def _per_section(n: int, section: int, one: Cost) -> Cost:
     """Independent sections: the work adds up, the steps are those of one section."""
     return Cost(work=one.work * _sections(n, section), steps=one.steps)
@@ -246,6 +262,7 @@ MODELS: dict[str, Callable[[int, Shape], Cost | None]] = {
     "binary-prefix-shuffle": binary_prefix_shuffle,
     "binary-count-intrinsic": binary_count_intrinsic,
     "binary-count-reduction": binary_count_reduction,
+    "decoupled-lookback": decoupled_lookback,
 }
 
 

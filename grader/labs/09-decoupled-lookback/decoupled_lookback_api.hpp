@@ -11,6 +11,17 @@
 template <class Policy, class T, class Op>
 void decoupled_lookback_scan(void* d_temp_storage, std::size_t& temp_storage_bytes, const T* d_in, T* d_out, std::size_t n,
                              Op op);
+
+// The entry with the lab's tuned policy, as a user calls it, and the reference solution's,
+// beside the submission's for the performance check (performance_reference.cu; cuda only).
+template <class T, class Op>
+void decoupled_lookback_scan(void* d_temp_storage, std::size_t& temp_storage_bytes, const T* d_in, T* d_out, std::size_t n,
+                             Op op);
+namespace scanlab_reference {
+template <class T, class Op>
+void decoupled_lookback_scan(void* d_temp_storage, std::size_t& temp_storage_bytes, const T* d_in, T* d_out, std::size_t n,
+                             Op op);
+}  // namespace scanlab_reference
 // The same with the lab's tuned policy.
 template <class T, class Op>
 void decoupled_lookback_scan(void* d_temp_storage, std::size_t& temp_storage_bytes, const T* d_in, T* d_out, std::size_t n,

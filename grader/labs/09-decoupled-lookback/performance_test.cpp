@@ -11,25 +11,24 @@
 namespace lab09 {
 namespace {
 
+#if SCANLAB_PERFORMANCE_MEASURED
+using TunedEntry = void (*)(void*, std::size_t&, const int*, int*, std::size_t, scanlab::Plus<int>);
+
 // One call as a user makes it: the size of the temporary storage, then the scan.
-template <class Scan>
-void scan_with(scanlab::DeviceScratch& storage, Scan scan, const int* in, int* out, std::size_t n) {
+void scan_with(scanlab::DeviceScratch& storage, TunedEntry scan, const int* in, int* out, std::size_t n) {
     std::size_t bytes = 0;
-    scan(nullptr, bytes, in, out, n);
-    scan(storage.reserve(bytes), bytes, in, out, n);
+    scan(nullptr, bytes, in, out, n, scanlab::Plus<int>{});
+    scan(storage.reserve(bytes), bytes, in, out, n, scanlab::Plus<int>{});
 }
+#endif
 
 TEST(Lab09Performance, LargeArrayAgainstReferenceAndCub) {
 #if SCANLAB_PERFORMANCE_MEASURED
     scanlab::DeviceScratch mine, theirs;
-    expect_performance(
-        [&](const int* in, int* out, std::size_t n) {
-            scan_with(mine, [](auto... args) { decoupled_lookback_scan(args..., scanlab::Plus<int>{}); }, in, out, n);
-        },
-        [&](const int* in, int* out, std::size_t n) {
-            scan_with(theirs, [](auto... args) { scanlab_reference::decoupled_lookback_scan(args..., scanlab::Plus<int>{}); },
-                      in, out, n);
-        });
+    const TunedEntry submission = decoupled_lookback_scan<int, scanlab::Plus<int>>;
+    const TunedEntry reference = scanlab_reference::decoupled_lookback_scan<int, scanlab::Plus<int>>;
+    expect_performance([&](const int* in, int* out, std::size_t n) { scan_with(mine, submission, in, out, n); },
+                       [&](const int* in, int* out, std::size_t n) { scan_with(theirs, reference, in, out, n); });
 #else
     SCANLAB_SKIP_PERFORMANCE();
 #endif

@@ -100,13 +100,13 @@ public:
         //         the value's bits (low half) to the tile's word.
     }
 
-    // Called by every lane of `warp`: waits until every lane's `tile` has published something
+    // Called by every lane of `warp`: each lane waits until its `tile` has published something
     // (lanes whose `exists` is false read nothing), and returns what it published.
     template <unsigned BackoffNs>
     __device__ TileObservation<T> wait_for(const Warp& warp, bool exists, unsigned tile) const {
-        // TODO 2: read each lane's tile word through a volatile pointer until no lane of the
-        //         warp sees kNothingYet (sleeping BackoffNs between rounds when it is not 0),
-        //         and return the state and the value beside it.
+        // TODO 2: read the lane's tile word through a volatile pointer until its state is not
+        //         kNothingYet (sleeping BackoffNs between reads when it is not 0), and return
+        //         the state and the value beside it.
         return {kNothingYet, T{}};
     }
 
@@ -139,9 +139,10 @@ public:
 
     template <unsigned BackoffNs>
     __device__ TileObservation<T> wait_for(const Warp& warp, bool exists, unsigned tile) const {
-        // TODO 2: read each lane's tile state through a volatile pointer until no lane of the
-        //         warp sees kNothingYet (sleeping BackoffNs between rounds when it is not 0);
-        //         then read the value of that state, so that it is seen after the state.
+        // TODO 2: read the lane's tile state through a volatile pointer until it is not
+        //         kNothingYet (sleeping BackoffNs between reads when it is not 0); then read the
+        //         value of that state, so that it is seen after the state (one fence for the
+        //         whole warp: let the lanes meet first).
         return {kNothingYet, T{}};
     }
 

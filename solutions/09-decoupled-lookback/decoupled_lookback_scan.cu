@@ -134,16 +134,16 @@ public:
         // END PROMPT
     }
 
-    // Called by every lane of `warp`: waits until every lane's `tile` has published something
+    // Called by every lane of `warp`: each lane waits until its `tile` has published something
     // (lanes whose `exists` is false read nothing), and returns what it published.
     template <unsigned BackoffNs>
     __device__ TileObservation<T> wait_for(const Warp& warp, bool exists, unsigned tile) const {
         // BEGIN SOLUTION
         const volatile unsigned long long* const word = words_ + tile;
         unsigned long long seen = exists ? *word : static_cast<unsigned long long>(kAggregate) << 32;
-        while (!warp.all(static_cast<unsigned>(seen >> 32) != kNothingYet)) {  // each tile has its ticket: it will publish
+        while (static_cast<unsigned>(seen >> 32) == kNothingYet) {  // the tile has its ticket: it will publish
             if constexpr (BackoffNs > 0) __nanosleep(BackoffNs);
-            if (static_cast<unsigned>(seen >> 32) == kNothingYet) seen = *word;
+            seen = *word;
         }
         const auto bits = static_cast<unsigned>(seen);
         TileObservation<T> observed{static_cast<unsigned>(seen >> 32), T{}};
@@ -151,9 +151,9 @@ public:
         return observed;
         // END SOLUTION
         // BEGIN PROMPT
-        //| // TODO 2: read each lane's tile word through a volatile pointer until no lane of the
-        //| //         warp sees kNothingYet (sleeping BackoffNs between rounds when it is not 0),
-        //| //         and return the state and the value beside it.
+        //| // TODO 2: read the lane's tile word through a volatile pointer until its state is not
+        //| //         kNothingYet (sleeping BackoffNs between reads when it is not 0), and return
+        //| //         the state and the value beside it.
         //| return {kNothingYet, T{}};
         // END PROMPT
     }
@@ -197,17 +197,19 @@ public:
         // BEGIN SOLUTION
         const volatile unsigned* const word = states_ + tile;  //@ state-read
         unsigned state = exists ? *word : kAggregate;
-        while (!warp.all(state != kNothingYet)) {  // each tile has its ticket: it will publish
+        while (state == kNothingYet) {  // the tile has its ticket: it will publish
             if constexpr (BackoffNs > 0) __nanosleep(BackoffNs);
-            if (state == kNothingYet) state = *word;
+            state = *word;
         }
-        __threadfence();  // the values are read after the states that announced them (one fence, the warp converged)  //@ observe-fence
+        warp.sync();      // the lanes meet, so that the fence below is one instruction for the warp
+        __threadfence();  // the values are read after the states that announced them  //@ observe-fence
         return {state, exists ? (state == kInclusive ? inclusives_ : aggregates_)[tile] : T{}};
         // END SOLUTION
         // BEGIN PROMPT
-        //| // TODO 2: read each lane's tile state through a volatile pointer until no lane of the
-        //| //         warp sees kNothingYet (sleeping BackoffNs between rounds when it is not 0);
-        //| //         then read the value of that state, so that it is seen after the state.
+        //| // TODO 2: read the lane's tile state through a volatile pointer until it is not
+        //| //         kNothingYet (sleeping BackoffNs between reads when it is not 0); then read the
+        //| //         value of that state, so that it is seen after the state (one fence for the
+        //| //         whole warp: let the lanes meet first).
         //| return {kNothingYet, T{}};
         // END PROMPT
     }

@@ -6,6 +6,7 @@
 // timed region, for CUB and the lab alike. Every timed output is checked against CUB's.
 //
 //   lab09_tuning rows    the tuned policy at 2^20 ... 2^30, int32, float32, int64, double
+//   lab09_tuning quick        the tuned policy at 2^20, 2^24 and 2^28, int32, int64, double
 //   lab09_tuning candidates   the policies that came out best, at the sizes of `rows`
 //   lab09_tuning sweep   policies (threads x items per thread x back-off), 4 and 8 bytes
 #include SCANLAB_LAB_SOURCE
@@ -209,6 +210,12 @@ int main(int argc, char** argv) {
         rows<float, TunedPolicy<float>>(timer);
         rows<long long, TunedPolicy<long long>>(timer);
         rows<double, TunedPolicy<double>>(timer);
+    } else if (what == "quick") {
+        for (const unsigned log2_n : {20u, 24u, 28u}) {
+            compare<int, TunedPolicy<int>>(timer, std::size_t{1} << log2_n, true);
+            compare<long long, TunedPolicy<long long>, ScanPolicy<512, 19, 100>>(timer, std::size_t{1} << log2_n, true);
+            compare<double, TunedPolicy<double>>(timer, std::size_t{1} << log2_n, true);
+        }
     } else if (what == "candidates") {
         rows<int, ScanPolicy<512, 39, 0>, ScanPolicy<256, 39, 0>, ScanPolicy<384, 31, 0>>(timer);
         rows<double, ScanPolicy<256, 39, 0>, ScanPolicy<512, 19, 0>, ScanPolicy<256, 31, 0>, ScanPolicy<256, 39, 100>>(timer);

@@ -5,6 +5,8 @@
 // (relative standard deviation of the samples). Temporary storage is allocated outside the
 // timed region, for CUB and the lab alike. Every timed output is checked against CUB's.
 //
+// Built by the cuda backend as lab09_tuning (a benchmark, not a test: run it by hand).
+//
 //   lab09_tuning rows    the tuned policy at 2^20 ... 2^30, int32, float32, int64, double
 //   lab09_tuning quick        the tuned policy at 2^20, 2^24 and 2^28, int32, int64, double
 //   lab09_tuning candidates   the policies that came out best, at the sizes of `rows`
@@ -126,6 +128,11 @@ struct Arrays {
     T* d_reference() const { return static_cast<T*>(reference.p); }
 };
 
+template <class Policy>
+struct PolicyTag {
+    using type = Policy;
+};
+
 double gbps(std::size_t bytes, double ms) { return bytes / (ms * 1e6); }
 
 void print_row(const char* type, std::size_t n, const char* series, Timing t, std::size_t bytes, double cub_ms,
@@ -187,7 +194,7 @@ void compare(Timer& timer, std::size_t n, bool print_baselines) {
                       Policy::kBackoffNs, right ? "" : " WRONG");
         print_row(type_name<T>(), n, name, t, bytes, base.cub.median_ms, base.copy.median_ms);
     };
-    (one(std::type_identity<Policies>{}), ...);
+    (one(PolicyTag<Policies>{}), ...);
     std::fflush(stdout);
 }
 

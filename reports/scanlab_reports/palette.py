@@ -28,9 +28,9 @@ COLOURS: dict[str, str] = {
     "single-pass": "#9467BD",                # purple
     "binary-prefix-ballot": "#332288",       # indigo (Paul Tol's set, for lab 08's four series)
     "binary-prefix-shuffle": "#44AA99",      # teal
-    "binary-count-intrinsic": "#882255",     # wine
+    "binary-count-intrinsic": "#AA4499",     # Tol's purple
     "binary-count-reduction": "#DDCC77",     # sand
-    "decoupled-lookback": "#EE3377",         # magenta (Paul Tol): the kit's fastest scan; black is the copy's
+    "decoupled-lookback": "#8B0000",         # dark red: the kit's fastest scan
 }
 SPARE: tuple[str, ...] = ("#17BECF", "#1F77B4", "#2CA02C", "#D62728", "#FF7F0E", "#E377C2", "#393B79", "#637939")
 

@@ -15,34 +15,50 @@ const std::vector<WholeSize> kProgressSizes{{1000, kSmallTile}, {70 * kSmallTile
 #ifdef SCANLAB_SIM
 using scanlab::sim::Schedule;
 
-// Runs `policy`'s scan of `Case` at kProgressSizes with blocks started in `order`, `resident`
-// of them at once: a block that waits for a tile no started block will publish is reported
-// as a deadlock, a read outside the tiles' status words as an out-of-bounds access.
+// The simulator's schedule for the life of one test, restored however the test ends.
+class ScheduleScope {
+public:
+    ScheduleScope(Schedule::BlockOrder order, unsigned resident) : original_(scanlab::sim::get_schedule()) {
+        Schedule schedule = original_;
+        schedule.block_order = order;
+        schedule.resident_blocks = resident;
+        schedule.seed = 7;
+        scanlab::sim::set_schedule(schedule);
+    }
+    ~ScheduleScope() { scanlab::sim::set_schedule(original_); }
+    ScheduleScope(const ScheduleScope&) = delete;
+    ScheduleScope& operator=(const ScheduleScope&) = delete;
+
+private:
+    Schedule original_;
+};
+
+// Runs `Policy`'s scan of `Case` at kProgressSizes: a block that waits for a tile no started
+// block will publish is reported as a deadlock, a read outside the tiles' status words as an
+// out-of-bounds access. The first failure ends the test (a deadlock takes seconds to find).
 template <class Case, class Policy>
-void expect_scan_under(Schedule::BlockOrder order, unsigned resident, const char* name) {
-    const Schedule original = scanlab::sim::get_schedule();
-    Schedule schedule = original;
-    schedule.block_order = order;
-    schedule.resident_blocks = resident;
-    schedule.seed = 7;
-    scanlab::sim::set_schedule(schedule);
+void expect_scan_under_schedule() {
     for (const WholeSize size : kProgressSizes) {
-        SCOPED_TRACE(describe(size) + ", blocks started in " + name + " order, " + std::to_string(resident) + " resident");
+        SCOPED_TRACE(describe(size));
         ScanRun<Case> run(Space::device, size.n, size.tile_size);
         discard_simulator_reports();
-        EXPECT_TRUE(run.call([&] { scan_with_storage<Policy>(run.in(), run.out(), size.n, typename Case::Op{}); }));
-        EXPECT_TRUE(no_simulator_errors());
-        EXPECT_TRUE(run.output_matches(ScanKind::inclusive, kWholeArray, whole_scan_depth(size)));
+        ASSERT_TRUE(run.call([&] { scan_with_storage<Policy>(run.in(), run.out(), size.n, typename Case::Op{}); }));
+        ASSERT_TRUE(no_simulator_errors());
+        ASSERT_TRUE(run.output_matches(ScanKind::inclusive, kWholeArray, whole_scan_depth(size)));
     }
-    scanlab::sim::set_schedule(original);
 }
 
-// Values of 8 bytes (affine maps) and of 4 (max) take the two kinds of status words; the
-// back-off policy puts waiting lanes to sleep between polls.
+// Blocks started in `order`, `resident` of them at once. Values of 8 bytes (affine maps) and of
+// 4 (max) take the two kinds of status words; the back-off policy puts waiting lanes to sleep
+// between polls.
 void expect_progress(Schedule::BlockOrder order, unsigned resident, const char* name) {
-    expect_scan_under<AffineCompose, SmallPolicy>(order, resident, name);
-    expect_scan_under<Int32Max, SmallPolicy>(order, resident, name);
-    expect_scan_under<Int32Plus, BackoffPolicy>(order, resident, name);
+    SCOPED_TRACE(std::string("blocks started in ") + name + " order, " + std::to_string(resident) + " resident");
+    const ScheduleScope scope(order, resident);
+    expect_scan_under_schedule<AffineCompose, SmallPolicy>();
+    if (::testing::Test::HasFatalFailure()) return;
+    expect_scan_under_schedule<Int32Max, SmallPolicy>();
+    if (::testing::Test::HasFatalFailure()) return;
+    expect_scan_under_schedule<Int32Plus, BackoffPolicy>();
 }
 
 // Two blocks resident: tiles wait for each other while both run.

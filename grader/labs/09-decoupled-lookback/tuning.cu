@@ -1,17 +1,22 @@
 // Lab 09 on a GPU: the decoupled look-back scan against cub::DeviceScan::InclusiveSum and a
-// device-to-device copy of the same bytes, in one run. Each timing: warm-up calls, then
-// kSamples samples, each after the L2 cache is flushed (a write of kFlushBytes), timed with
-// CUDA events; reported: the median, its throughput (bytes read and written), and the noise
-// (relative standard deviation of the samples). Temporary storage is allocated outside the
-// timed region, for CUB and the lab alike. Every timed output is checked against CUB's.
+// device-to-device copy of the same bytes, in one run, timed as reports/bench times (its
+// GpuTimer: warm-up calls, the L2 cache flushed before each sample, CUDA events; the median
+// and the relative interquartile range as the noise), at least 30 samples a point. Reported:
+// the median, its throughput (bytes read and written), the noise, the ratios to CUB and to the
+// copy. Temporary storage is allocated outside the timed region, for CUB and the lab alike.
+// Every timed output is checked against CUB's.
+//
+// Built by the cuda backend as lab09_tuning (a benchmark, not a test: run it by hand).
 //
 //   lab09_tuning rows    the tuned policy at 2^20 ... 2^30, int32, float32, int64, double
+//   lab09_tuning quick        the tuned policy at 2^20, 2^24 and 2^28, int32, int64, double
 //   lab09_tuning candidates   the policies that came out best, at the sizes of `rows`
 //   lab09_tuning sweep   policies (threads x items per thread x back-off), 4 and 8 bytes
 #include SCANLAB_LAB_SOURCE
 
 #include <cub/device/device_scan.cuh>
 
+#include "measurement.hpp"
 #include "scanlab/operators.hpp"
 
 #include <algorithm>
@@ -23,53 +28,15 @@
 
 namespace {
 
-constexpr int kWarmups = 3;
-constexpr int kSamples = 30;
-constexpr std::size_t kFlushBytes = std::size_t{256} << 20;  // five times the H100's L2
+using scanlab::bench::GpuTimer;
+using Timing = scanlab::bench::Summary;
 
-struct Timing {
-    double median_ms;
-    double noise;  // relative standard deviation
-};
-
-class Timer {
-public:
-    Timer() {
-        SCANLAB_CUDA_CHECK(cudaMalloc(&flush_, kFlushBytes));
-        SCANLAB_CUDA_CHECK(cudaEventCreate(&start_));
-        SCANLAB_CUDA_CHECK(cudaEventCreate(&stop_));
-    }
-    ~Timer() {
-        cudaFree(flush_);
-        cudaEventDestroy(start_);
-        cudaEventDestroy(stop_);
-    }
-    template <class Work>
-    Timing time(Work work) {
-        for (int i = 0; i < kWarmups; ++i) work();
-        std::vector<double> samples;
-        for (int s = 0; s < kSamples; ++s) {
-            SCANLAB_CUDA_CHECK(cudaMemsetAsync(flush_, s, kFlushBytes));
-            SCANLAB_CUDA_CHECK(cudaEventRecord(start_));
-            work();
-            SCANLAB_CUDA_CHECK(cudaEventRecord(stop_));
-            SCANLAB_CUDA_CHECK(cudaEventSynchronize(stop_));
-            float ms = 0;
-            SCANLAB_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
-            samples.push_back(ms);
-        }
-        double mean = 0;
-        for (double x : samples) mean += x / kSamples;
-        double variance = 0;
-        for (double x : samples) variance += (x - mean) * (x - mean) / (kSamples - 1);
-        std::sort(samples.begin(), samples.end());
-        return {samples[kSamples / 2], std::sqrt(variance) / mean};
-    }
-
-private:
-    void* flush_ = nullptr;
-    cudaEvent_t start_{}, stop_{};
-};
+// At least 30 samples of every point, as many as fit in 0.4 s up to 50.
+scanlab::bench::SamplingPolicy sampling() {
+    scanlab::bench::SamplingPolicy policy;
+    policy.min_samples = 30;
+    return policy;
+}
 
 template <class T>
 const char* type_name() {
@@ -125,13 +92,18 @@ struct Arrays {
     T* d_reference() const { return static_cast<T*>(reference.p); }
 };
 
+template <class Policy>
+struct PolicyTag {
+    using type = Policy;
+};
+
 double gbps(std::size_t bytes, double ms) { return bytes / (ms * 1e6); }
 
 void print_row(const char* type, std::size_t n, const char* series, Timing t, std::size_t bytes, double cub_ms,
                double copy_ms) {
     std::printf("%-8s 2^%-3d %-34s %9.4f ms  noise %5.2f%%  %7.1f GB/s  %5.3fx CUB  %5.1f%% of copy\n", type,
-                static_cast<int>(std::log2(static_cast<double>(n))), series, t.median_ms, 100 * t.noise,
-                gbps(bytes, t.median_ms), cub_ms / t.median_ms, 100 * copy_ms / t.median_ms);
+                static_cast<int>(std::log2(static_cast<double>(n))), series, t.median, 100 * t.noise,
+                gbps(bytes, t.median), cub_ms / t.median, 100 * copy_ms / t.median);
 }
 
 // The baselines of one (type, size): CUB's InclusiveSum (its output is the reference) and the copy.
@@ -141,27 +113,27 @@ struct Baselines {
 };
 
 template <class T>
-Baselines<T> measure_baselines(Timer& timer, Arrays<T>& arrays) {
+Baselines<T> measure_baselines(GpuTimer& timer, Arrays<T>& arrays) {
     std::size_t cub_bytes = 0;
     SCANLAB_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, cub_bytes, arrays.d_in(), arrays.d_reference(), arrays.n));
     DeviceBuffer cub_storage(cub_bytes);
     Baselines<T> result;
-    result.cub = timer.time([&] {
+    result.cub = timer.time(sampling(), [&] {
         SCANLAB_CUDA_CHECK(cub::DeviceScan::InclusiveSum(cub_storage.p, cub_bytes, arrays.d_in(), arrays.d_reference(), arrays.n));
     });
-    result.copy = timer.time([&] {
+    result.copy = timer.time(sampling(), [&] {
         SCANLAB_CUDA_CHECK(cudaMemcpyAsync(arrays.d_out(), arrays.d_in(), arrays.n * sizeof(T), cudaMemcpyDeviceToDevice));
     });
     return result;
 }
 
 template <class Policy, class T>
-Timing measure_lab(Timer& timer, Arrays<T>& arrays, bool* right) {
+Timing measure_lab(GpuTimer& timer, Arrays<T>& arrays, bool* right) {
     std::size_t bytes = 0;
     decoupled_lookback_scan<Policy>(nullptr, bytes, arrays.d_in(), arrays.d_out(), arrays.n, scanlab::Plus<T>{});
     DeviceBuffer storage(bytes);
     SCANLAB_CUDA_CHECK(cudaMemset(arrays.out.p, 0, arrays.n * sizeof(T)));
-    const Timing t = timer.time([&] {
+    const Timing t = timer.time(sampling(), [&] {
         decoupled_lookback_scan<Policy>(storage.p, bytes, arrays.d_in(), arrays.d_out(), arrays.n, scanlab::Plus<T>{});
     });
     *right = same_output(arrays.d_out(), arrays.d_reference(), arrays.n);
@@ -169,13 +141,13 @@ Timing measure_lab(Timer& timer, Arrays<T>& arrays, bool* right) {
 }
 
 template <class T, class... Policies>
-void compare(Timer& timer, std::size_t n, bool print_baselines) {
+void compare(GpuTimer& timer, std::size_t n, bool print_baselines) {
     Arrays<T> arrays(n);
     const Baselines<T> base = measure_baselines(timer, arrays);
     const std::size_t bytes = 2 * n * sizeof(T);
     if (print_baselines) {
-        print_row(type_name<T>(), n, "cub::DeviceScan::InclusiveSum", base.cub, bytes, base.cub.median_ms, base.copy.median_ms);
-        print_row(type_name<T>(), n, "copy", base.copy, bytes, base.cub.median_ms, base.copy.median_ms);
+        print_row(type_name<T>(), n, "cub::DeviceScan::InclusiveSum", base.cub, bytes, base.cub.median, base.copy.median);
+        print_row(type_name<T>(), n, "copy", base.copy, bytes, base.cub.median, base.copy.median);
     }
     auto one = [&](auto policy_tag) {
         using Policy = typename decltype(policy_tag)::type;
@@ -184,14 +156,14 @@ void compare(Timer& timer, std::size_t n, bool print_baselines) {
         char name[96];
         std::snprintf(name, sizeof name, "lab 09 <%u x %u, %u ns>%s", Policy::kThreads, Policy::kItemsPerThread,
                       Policy::kBackoffNs, right ? "" : " WRONG");
-        print_row(type_name<T>(), n, name, t, bytes, base.cub.median_ms, base.copy.median_ms);
+        print_row(type_name<T>(), n, name, t, bytes, base.cub.median, base.copy.median);
     };
-    (one(std::type_identity<Policies>{}), ...);
+    (one(PolicyTag<Policies>{}), ...);
     std::fflush(stdout);
 }
 
 template <class T, class... Policies>
-void rows(Timer& timer) {
+void rows(GpuTimer& timer) {
     for (unsigned log2_n = 20; log2_n <= 30; log2_n += 2) compare<T, Policies...>(timer, std::size_t{1} << log2_n, true);
 }
 
@@ -203,12 +175,18 @@ int main(int argc, char** argv) {
     SCANLAB_CUDA_CHECK(cudaGetDeviceProperties(&properties, 0));
     std::printf("%s, %d SMs, CUDA runtime %d, CUB %d\n", properties.name, properties.multiProcessorCount, CUDART_VERSION,
                 CUB_VERSION);
-    Timer timer;
+    GpuTimer timer;
     if (what == "rows") {
         rows<int, TunedPolicy<int>>(timer);
         rows<float, TunedPolicy<float>>(timer);
         rows<long long, TunedPolicy<long long>>(timer);
         rows<double, TunedPolicy<double>>(timer);
+    } else if (what == "quick") {
+        for (const unsigned log2_n : {20u, 24u, 28u}) {
+            compare<int, TunedPolicy<int>>(timer, std::size_t{1} << log2_n, true);
+            compare<long long, TunedPolicy<long long>, ScanPolicy<512, 19, 100>>(timer, std::size_t{1} << log2_n, true);
+            compare<double, TunedPolicy<double>>(timer, std::size_t{1} << log2_n, true);
+        }
     } else if (what == "candidates") {
         rows<int, ScanPolicy<512, 39, 0>, ScanPolicy<256, 39, 0>, ScanPolicy<384, 31, 0>>(timer);
         rows<double, ScanPolicy<256, 39, 0>, ScanPolicy<512, 19, 0>, ScanPolicy<256, 31, 0>, ScanPolicy<256, 39, 100>>(timer);

@@ -7,35 +7,18 @@
 #include <type_traits>
 
 #include "series.hpp"
+#include "scanlab/device_scratch.hpp"
 
 namespace {
 
 // The temporary storage kept across calls of every series of this program.
-class KeptStorage {
-public:
-    ~KeptStorage() { cudaFree(storage_); }
-    void* at_least(std::size_t bytes) {
-        if (bytes > bytes_) {
-            SCANLAB_CUDA_CHECK(cudaFree(storage_));
-            storage_ = nullptr;
-            SCANLAB_CUDA_CHECK(cudaMalloc(&storage_, bytes));
-            bytes_ = bytes;
-        }
-        return storage_;
-    }
-
-private:
-    void* storage_ = nullptr;
-    std::size_t bytes_ = 0;
-};
-
-KeptStorage kept_storage;
+scanlab::DeviceScratch kept_storage;
 
 template <class Policy, class T, class Op>
 void scan_with_kept_storage(const T* in, T* out, std::size_t n, Op op) {
     std::size_t bytes = 0;
     decoupled_lookback_scan<Policy>(nullptr, bytes, in, out, n, op);
-    decoupled_lookback_scan<Policy>(kept_storage.at_least(bytes), bytes, in, out, n, op);
+    decoupled_lookback_scan<Policy>(kept_storage.reserve(bytes), bytes, in, out, n, op);
 }
 
 template <unsigned Threads>

@@ -16,6 +16,29 @@
 
 add_custom_target(lab_tests)
 
+# A lab with a performance check (grader/labs/common/performance_check.hpp) has a
+# performance_reference.cu that compiles its reference solution into a namespace of its own.
+# On the cuda backend, where the kit has its solutions (not in the student repository), that
+# file and CUB's baseline join the lab's suite, with SCANLAB_HAS_REFERENCE_SOLUTION; elsewhere
+# the check's test is skipped and says why. The reference does not depend on the submission,
+# so it belongs to the suite, built once for every submission.
+function(scanlab_add_performance_reference suite lab_dir source)
+  set(reference_entry "${CMAKE_CURRENT_SOURCE_DIR}/performance_reference.cu")
+  set(reference_source "${PROJECT_SOURCE_DIR}/solutions/${lab_dir}/${source}")
+  if(NOT SCANLAB_BACKEND STREQUAL "cuda" OR NOT EXISTS "${reference_entry}" OR NOT EXISTS "${reference_source}")
+    return()
+  endif()
+  set(sources "${reference_entry}" "${SCANLAB_LAB_TEST_HELPERS}/performance_baselines.cu")
+  target_sources(${suite} PRIVATE ${sources})
+  set_source_files_properties(${sources} TARGET_DIRECTORY ${suite} PROPERTIES LANGUAGE CUDA)
+  set_source_files_properties("${reference_entry}" TARGET_DIRECTORY ${suite} PROPERTIES
+    COMPILE_DEFINITIONS "SCANLAB_REFERENCE_SOURCE=\"${reference_source}\"")
+  # The earlier labs a reference includes are references too; the GPU timer is reports/bench's.
+  target_include_directories(${suite} PRIVATE "${PROJECT_SOURCE_DIR}/solutions"
+                                              "${PROJECT_SOURCE_DIR}/reports/bench_program")
+  target_compile_definitions(${suite} PRIVATE SCANLAB_HAS_REFERENCE_SOLUTION)
+endfunction()
+
 function(scanlab_add_lab_tests)
   cmake_parse_arguments(ARG "" "SOURCE" "" ${ARGN})
   if(NOT ARG_SOURCE)
@@ -40,6 +63,7 @@ function(scanlab_add_lab_tests)
       target_link_libraries(${suite} PUBLIC scanlab_grader_harness GTest::gtest scanlab_common scanlab_sim)
     endif()
     set_property(GLOBAL APPEND PROPERTY SCANLAB_LAB_SUITES ${suite})
+    scanlab_add_performance_reference(${suite} "${lab_dir}" "${ARG_SOURCE}")
   endif()
   add_executable(${target})
   if(SCANLAB_BACKEND STREQUAL "cuda")

@@ -98,7 +98,8 @@ def _lab_failure(lab: Lab, backend: str, kind: str, reason: str, details: list[s
 
 
 def _gpu_only(check: Check) -> CheckResult:
-    return CheckResult(check, "skip", "gpu-only", "performance is measured on a GPU only (--backend cuda)")
+    return CheckResult(check, "skip", "gpu-only",
+                       "not graded on the simulator: performance is measured on a GPU only (--backend cuda)")
 
 
 def _simulator_only(check: Check) -> CheckResult:

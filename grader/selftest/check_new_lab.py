@@ -1,16 +1,23 @@
 """A lab is its three folders and nothing else: a throw-away lab, added to a copy of the
-kit as three folders and no other edit, is built, graded and checked like the others.
+kit as three folders and no other edit, is built, graded, benchmarked and checked like the
+others, following grader/README.md's "Adding a lab".
 
 In a copy of the repository (its tracked and unignored files), the test adds
-  solutions/99-throwaway/   a marked solution
+  solutions/99-throwaway/   a marked solution: an inclusive scan of every pair of elements,
+                            generic over the element type and the operator, through shared
+                            memory (so that it needs a barrier)
   labs/99-throwaway/        the assignment (README.md with an empty points table)
-  grader/labs/99-throwaway/ lab.toml, CMakeLists.txt, instantiations.cu, one test
+  grader/labs/99-throwaway/ lab.toml (a correctness and a race-freedom check, a known-bad
+                            kernel for each), CMakeLists.txt, the api header, instantiations.cu,
+                            two tests, and the bench adapter
 then expects:
   - grader/sync-labs writes the skeleton (no markers, no tags), the lab's points table and
     its row in README.md's lab table, after which `sync-labs --check` is clean;
   - the build has lab99_tests, and `lab_tests` (what the nvcc build check builds) depends on it;
   - grader/grade gives the solution full marks and the skeleton none;
-  - the lab's known-bad kernel is rejected by the check it names.
+  - each known-bad kernel is rejected by the check it names (the missing barrier by the
+    simulator's race check);
+  - reports/bench (simulator) measures the lab's series through its adapter, right, with counters.
 
 Usage: check_new_lab.py --work-dir DIR [--jobs N]"""
 
@@ -27,29 +34,35 @@ LAB = "99-throwaway"
 
 SOLUTION = """\
 // BEGIN SOLUTION
-// Throw-away lab, reference solution: doubles every element.
+// Throw-away lab, reference solution: an inclusive scan of every pair of elements.
 // END SOLUTION
 // BEGIN PROMPT
-//| // Throw-away lab: double every element.
+//| // Throw-away lab: an inclusive scan of every pair of elements.
 // END PROMPT
 #include <cuda_runtime.h>
 
 #include <cstddef>
 
-__global__ void double_kernel(int* data, std::size_t n) {
-    // BEGIN SOLUTION
+constexpr unsigned kPairBlock = 128;
+
+template <class T, class Op>
+__global__ void pair_scan_kernel(const T* in, T* out, std::size_t n, Op op) {
+    __shared__ T tile[kPairBlock];
     const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (i < n) data[i] *= 2;  //@ double
+    // BEGIN SOLUTION
+    tile[threadIdx.x] = i < n ? in[i] : op.identity();
+    __syncthreads();  // the first element of every pair is in the tile  //@ barrier
+    if (i < n) out[i] = threadIdx.x % 2 == 1 ? op(tile[threadIdx.x - 1], tile[threadIdx.x]) : tile[threadIdx.x];  //@ pair
     // END SOLUTION
     // BEGIN PROMPT
-    //| // TODO: double data[i] for every i < n.
+    //| // TODO: out[i] = in[i] at an even i, op(in[i - 1], in[i]) at an odd one, through `tile`.
     // END PROMPT
 }
 
-inline void double_elements(int* d_data, std::size_t n) {
-    constexpr unsigned kBlockSize = 128;
+template <class T, class Op>
+void pair_scan(const T* d_in, T* d_out, std::size_t n, Op op) {
     if (n == 0) return;
-    double_kernel<<<static_cast<unsigned>((n + kBlockSize - 1) / kBlockSize), kBlockSize>>>(d_data, n);
+    pair_scan_kernel<<<static_cast<unsigned>((n + kPairBlock - 1) / kPairBlock), kPairBlock>>>(d_in, d_out, n, op);
 }
 """
 
@@ -64,53 +77,120 @@ README = f"""\
 
 MANIFEST = """\
 title = "Throw-away lab"
-summary = "doubles every element"
+summary = "scans every pair of elements"
 
 [[check]]
 id = "correctness"
-title = "Every element is doubled"
+title = "Every pair is scanned"
 category = "correctness"
-tests = "Lab99Double.*"
+tests = "Lab99PairScan.*"
 points = 10
 
+[[check]]
+id = "race-freedom"
+title = "No race on the tile"
+category = "race-freedom"
+tests = "Lab99RaceFreedom.*"
+points = 5
+
 [[mutant]]
-name = "triples"
-file = "double_elements.cu"
-at = "double"
-find = "*= 2"
-replace = "*= 3"
+name = "swapped-operands"
+file = "pair_scan.cu"
+at = "pair"
+find = "op(tile[threadIdx.x - 1], tile[threadIdx.x])"
+replace = "op(tile[threadIdx.x], tile[threadIdx.x])"
 rejected_by = ["correctness"]
+
+[[mutant]]
+name = "missing-barrier"
+file = "pair_scan.cu"
+at = "barrier"
+replace = ""
+rejected_by = ["race-freedom"]
 """
 
-CMAKE = "scanlab_add_lab_tests(SOURCE double_elements.cu)\n"
+CMAKE = "scanlab_add_lab_tests(SOURCE pair_scan.cu)\n"
+
+API = """\
+#pragma once
+
+#include <cstddef>
+
+template <class T, class Op>
+void pair_scan(const T* d_in, T* d_out, std::size_t n, Op op);
+"""
 
 INSTANTIATIONS = """\
 #include SCANLAB_LAB_SOURCE
 
+#include "scanlab/operators.hpp"
+
+template void pair_scan<int, scanlab::Plus<int>>(const int*, int*, std::size_t, scanlab::Plus<int>);
+"""
+
+TEST_HELPERS = """\
+#pragma once
+
+#include <cuda_runtime.h>
+
 #include <vector>
 
-void run_double_elements(std::vector<int>& data) {
-    int* device = nullptr;
-    cudaMalloc(&device, data.size() * sizeof(int));
-    cudaMemcpy(device, data.data(), data.size() * sizeof(int), cudaMemcpyHostToDevice);
-    double_elements(device, data.size());
-    cudaMemcpy(data.data(), device, data.size() * sizeof(int), cudaMemcpyDeviceToHost);
-    cudaFree(device);
+#include "pair_scan_api.hpp"
+#include "scanlab/operators.hpp"
+
+inline std::vector<int> pair_scan_of(const std::vector<int>& input) {
+    int* in = nullptr;
+    int* out = nullptr;
+    const std::size_t bytes = input.size() * sizeof(int);
+    cudaMalloc(&in, bytes);
+    cudaMalloc(&out, bytes);
+    cudaMemcpy(in, input.data(), bytes, cudaMemcpyHostToDevice);
+    pair_scan(in, out, input.size(), scanlab::Plus<int>{});
+    std::vector<int> result(input.size());
+    cudaMemcpy(result.data(), out, bytes, cudaMemcpyDeviceToHost);
+    cudaFree(in);
+    cudaFree(out);
+    return result;
 }
 """
 
-TEST = """\
+CORRECTNESS_TEST = """\
 #include <gtest/gtest.h>
 
-#include <vector>
+#include "pair_scan_run.hpp"
 
-void run_double_elements(std::vector<int>& data);
+TEST(Lab99PairScan, EveryPair) {
+    std::vector<int> input(1001);
+    for (int i = 0; i < 1001; ++i) input[i] = i - 500;
+    const std::vector<int> output = pair_scan_of(input);
+    for (int i = 0; i < 1001; ++i) {
+        ASSERT_EQ(output[i], i % 2 == 1 ? input[i - 1] + input[i] : input[i]) << "at index " << i;
+    }
+}
+"""
 
-TEST(Lab99Double, EveryElement) {
-    std::vector<int> data(1000);
-    for (int i = 0; i < 1000; ++i) data[i] = i - 500;
-    run_double_elements(data);
-    for (int i = 0; i < 1000; ++i) ASSERT_EQ(data[i], 2 * (i - 500)) << "at index " << i;
+RACE_TEST = """\
+#include <gtest/gtest.h>
+
+#include "pair_scan_run.hpp"
+#include "sim_reports.hpp"
+
+TEST(Lab99RaceFreedom, Tile) {
+    scanlab::grading::discard_simulator_reports();
+    const std::vector<int> output = pair_scan_of(std::vector<int>(1000, 1));
+    EXPECT_TRUE(scanlab::grading::no_simulator_errors());
+    for (int i = 0; i < 1000; ++i) ASSERT_EQ(output[i], i % 2 == 1 ? 2 : 1) << "at index " << i;
+}
+"""
+
+BENCH_ADAPTER = """\
+#include SCANLAB_LAB_SOURCE
+
+#include "series.hpp"
+
+void scanlab::bench::register_series(SeriesList& list) {
+    list.add(lab_series("99-throwaway", "pair_scan", "99 pair scan", "pair-scan", "sections", kPairBlock, 2),
+             [](auto in, auto out, std::size_t n, auto op) { pair_scan(in, out, n, op); });
 }
 """
 
@@ -131,12 +211,16 @@ def copy_repository(target: Path) -> None:
 
 def add_lab(repo: Path) -> None:
     files = {
-        f"solutions/{LAB}/double_elements.cu": SOLUTION,
+        f"solutions/{LAB}/pair_scan.cu": SOLUTION,
         f"labs/{LAB}/README.md": README,
         f"grader/labs/{LAB}/lab.toml": MANIFEST,
         f"grader/labs/{LAB}/CMakeLists.txt": CMAKE,
+        f"grader/labs/{LAB}/pair_scan_api.hpp": API,
         f"grader/labs/{LAB}/instantiations.cu": INSTANTIATIONS,
-        f"grader/labs/{LAB}/double_test.cpp": TEST,
+        f"grader/labs/{LAB}/pair_scan_run.hpp": TEST_HELPERS,
+        f"grader/labs/{LAB}/correctness_test.cpp": CORRECTNESS_TEST,
+        f"grader/labs/{LAB}/race_freedom_test.cpp": RACE_TEST,
+        f"grader/labs/{LAB}/bench_adapter.cu": BENCH_ADAPTER,
     }
     for name, text in files.items():
         (repo / name).parent.mkdir(parents=True, exist_ok=True)
@@ -185,13 +269,13 @@ def main() -> int:
     sync = run([sys.executable, str(repo / "grader" / "sync-labs")], repo)
     if sync.returncode != 0:
         problems.append(f"sync-labs failed ({sync.returncode}):\n{sync.stderr}")
-    skeleton = repo / "labs" / LAB / "double_elements.cu"
+    skeleton = repo / "labs" / LAB / "pair_scan.cu"
     text = skeleton.read_text() if skeleton.exists() else ""
-    if "TODO: double data[i]" not in text or "BEGIN" in text or "//@" in text or "*= 2" in text:
+    if "TODO: out[i] = in[i]" not in text or "BEGIN" in text or "//@" in text or "__syncthreads" in text:
         problems.append(f"the skeleton written by sync-labs is not the prompt without the solution:\n{text}")
-    if "| `correctness` | Every element is doubled | 10 |" not in (repo / "labs" / LAB / "README.md").read_text():
+    if "| `race-freedom` | No race on the tile | 5 |" not in (repo / "labs" / LAB / "README.md").read_text():
         problems.append("the lab's README has no points table")
-    if f"| [{LAB}](labs/{LAB}/README.md) | doubles every element |" not in (repo / "README.md").read_text():
+    if f"| [{LAB}](labs/{LAB}/README.md) | scans every pair of elements |" not in (repo / "README.md").read_text():
         problems.append("README.md's lab table has no row for the new lab")
     check = run([sys.executable, str(repo / "grader" / "sync-labs"), "--check"], repo)
     if check.returncode != 0:
@@ -200,30 +284,42 @@ def main() -> int:
     # One scratch submission: the solution, then the skeleton, then the known-bad kernel.
     scratch = args.work_dir / "submission"
     shutil.copytree(repo / "solutions" / LAB, scratch / LAB)
-    target = scratch / LAB / "double_elements.cu"
+    target = scratch / LAB / "pair_scan.cu"
     doc = grade(repo, scratch, args)
     lab = doc["labs"][0]
-    if lab["score"] != lab["max_score"] or lab["max_score"] != 10:
+    if lab["score"] != lab["max_score"] or lab["max_score"] != 15:
         problems.append(f"the solution scored {lab['score']}/{lab['max_score']}: {lab['checks']}")
     if not lab_tests_depends_on(args.work_dir / "build", "lab99_tests"):
         problems.append("the lab_tests target (built by the nvcc build check) does not include lab99_tests")
 
+    # The bench program of the lab, through its adapter, in the same build tree as the grading.
+    results = args.work_dir / "bench.json"
+    bench = run([str(repo / "reports" / "bench"), "--backend", "sim", "--submission", str(scratch), "--labs", "99",
+                 "--sizes", "10:12:2", "--build-root", str(args.work_dir / "build"), "--jobs", args.jobs,
+                 "-o", str(results)], repo)
+    series = json.loads(results.read_text())["series"] if results.is_file() else []
+    ours = [s for s in series if s["lab"] == LAB]
+    if bench.returncode != 0 or [s["id"] for s in ours] != [f"{LAB}/pair_scan/int32"] or not ours[0]["correct"] \
+            or not all(p["counters"] for p in ours[0]["points"]):
+        problems.append(f"reports/bench did not measure the lab through its adapter ({bench.returncode}): {ours}\n"
+                        f"{bench.stderr[-2000:]}")
+
     target.write_text(skeleton.read_text())  # a fresh mtime, so that the build sees the change
     lab = grade(repo, scratch, args)["labs"][0]
-    if lab["score"] != 0 or lab["checks"][0]["kind"] != "assertion":
+    if lab["score"] != 0 or any(c["kind"] != "assertion" for c in lab["checks"]):
         problems.append(f"the skeleton was not failed by its assertions: {lab['checks']}")
 
     mutants = run([sys.executable, str(repo / "grader" / "selftest" / "run_mutants.py"), "--build-root",
                    str(args.work_dir / "build"), "--jobs", args.jobs, "99"], repo)
     print(mutants.stdout)
-    if mutants.returncode != 0 or "99/triples" not in mutants.stdout:
-        problems.append(f"the known-bad kernel was not rejected ({mutants.returncode}):\n{mutants.stdout[-2000:]}"
+    if mutants.returncode != 0 or "99/swapped-operands" not in mutants.stdout or "99/missing-barrier" not in mutants.stdout:
+        problems.append(f"the known-bad kernels were not rejected ({mutants.returncode}):\n{mutants.stdout[-2000:]}"
                         f"{mutants.stderr[-2000:]}")
 
     if problems:
         print("\nFAIL:\n" + "\n".join(problems))
         return 1
-    print(f"\nOK: lab {LAB}, added as three folders, was written, built, graded and checked")
+    print(f"\nOK: lab {LAB}, added as three folders, was written, built, graded, benchmarked and checked")
     return 0
 
 

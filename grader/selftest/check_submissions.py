@@ -6,6 +6,9 @@
                                    lab, by failed assertions only: a skeleton must
                                    compile, run and not crash
 
+Either way, a performance check (GPU only) on the simulator must be shown as not graded:
+skipped, no points either way, left out of the lab's maximum; on a GPU it must be graded.
+
 Exit status 77 (ctest: skipped) when no lab has a folder in the submission."""
 
 import argparse
@@ -21,6 +24,27 @@ sys.path.insert(0, str(HERE.parent))
 from scanlab_grader import manifest  # noqa: E402
 
 SKIP = 77
+
+
+def performance_on_backend(doc: dict, backend: str) -> list[str]:
+    """A skipped check is never a passed one: on the simulator every performance check is
+    skipped as not graded and counts in neither the score nor the maximum; on a GPU it is graded."""
+    problems = []
+    for lab in doc["labs"]:
+        checks = [c for c in lab["checks"] if c["category"] == "performance"]
+        for c in checks:
+            where = f"lab {lab['number']} check {c['id']} on {backend}"
+            if backend == "sim" and (c["status"], c["kind"], c["points"], c["max_points"]) != ("skip", "gpu-only", 0, 0):
+                problems.append(f"{where}: {c['status']} {c['kind']} {c['points']}/{c['max_points']}, "
+                                "expected skipped as not graded, 0/0")
+            if backend == "sim" and "not graded on the simulator" not in c["reason"]:
+                problems.append(f"{where}: the reason does not say it is not graded: {c['reason']!r}")
+            if backend == "cuda" and c["status"] == "skip":
+                problems.append(f"{where}: skipped on a GPU: {c['reason']}")
+        graded = sum(c["max_points"] for c in lab["checks"])
+        if graded != lab["max_score"]:
+            problems.append(f"lab {lab['number']}: maximum {lab['max_score']} is not the sum of its graded checks {graded}")
+    return problems
 
 
 def main() -> int:
@@ -50,7 +74,7 @@ def main() -> int:
         print(f"FAIL: grade printed no JSON report (exit status {proc.returncode})")
         return 1
 
-    problems = []
+    problems = performance_on_backend(doc, args.backend)
     for lab in doc["labs"]:
         for c in lab["checks"]:
             mark = {"pass": "PASS", "fail": "FAIL", "skip": "SKIP"}[c["status"]]

@@ -16,11 +16,15 @@ code, where the simulator reports nothing: the failure message of a check of `re
 contain that text (the first wrong index, an element never written, a write past the end, a
 modified input), in the JSON report and under that check in the text report.
 
+A mutant rejected by performance checks only (a scan slowed down, as right as the reference)
+runs on a GPU only, and there it must fail those checks and no other.
+
 Finally, with two or more labs selected, a syntax error is put into the first
 lab: that lab must score 0 with the error's file:line and the next lab must
 still be built and graded.
 
-Usage: run_mutants.py --build-root DIR [--jobs N] [--backend sim|cuda] [--only NAME,...] [LAB...]
+Usage: run_mutants.py --build-root DIR [--jobs N] [--backend sim|cuda] [--only NAME,...] [--no-sanitizer] [LAB...]
+(--only: only the mutants of those names, without the compile-error check)
 Exit status 77 (ctest: skipped) when no lab has a mutant."""
 
 import argparse
@@ -125,8 +129,28 @@ def check_compile_error_isolated(scratch: Path, labs: dict, build_root: Path, ar
     return problems
 
 
-# Categories of checks that only the simulator grades (their checks are skipped on a GPU).
+# Categories of checks that only the simulator grades (their checks are skipped on a GPU), and
+# those that only a GPU grades (skipped on the simulator).
 SIMULATOR_ONLY_CATEGORIES = ("efficiency",)
+GPU_ONLY_CATEGORIES = ("performance",)
+
+
+def simulator_blind_reason(lab, mutant) -> str | None:
+    """Why the simulator cannot reject a mutant: every check meant to reject it is graded on a
+    GPU only (a scan slowed down is as right as the reference, and the simulator times nothing)."""
+    categories = {c.id: c.category for c in lab.checks}
+    if all(categories[cid] in GPU_ONLY_CATEGORIES for cid in mutant.rejected_by):
+        return f"{', '.join(mutant.rejected_by)} measured on a GPU only"
+    return None
+
+
+def collateral_failures(lab, mutant, checks: dict) -> list[str]:
+    """A mutant that only slows the code down (rejected by performance checks alone) must cost
+    those points and nothing else: every other graded check passes."""
+    categories = {c.id: c.category for c in lab.checks}
+    if not all(categories[cid] in GPU_ONLY_CATEGORIES for cid in mutant.rejected_by):
+        return []
+    return [cid for cid, c in checks.items() if cid not in mutant.rejected_by and c["status"] == "fail"]
 
 
 def gpu_blind_reason(lab, mutant) -> str | None:
@@ -149,6 +173,7 @@ def main() -> int:
     p.add_argument("--backend", default="sim")
     p.add_argument("--timeout", default="30", help="per-test time limit passed to grade (seconds)")
     p.add_argument("--only", default="", help="only the mutants of these names (comma-separated)")
+    p.add_argument("--no-sanitizer", action="store_true", help="cuda: grade without the compute-sanitizer reruns")
     args = p.parse_args()
 
     labs = manifest.discover(REPO / "grader" / "labs")
@@ -179,6 +204,9 @@ def main() -> int:
                 if blind:
                     print(f"{label:<40} {'not run':<9} on a GPU: {blind}")
                     continue
+            elif (blind := simulator_blind_reason(lab, m)) is not None:
+                print(f"{label:<40} {'not run':<9} on the simulator: {blind}")
+                continue
             total += 1
             original_path = REPO / "solutions" / lab.dir / m.file
             target = scratch / lab.dir / m.file
@@ -199,6 +227,8 @@ def main() -> int:
             cmd = [str(HERE.parent / "grade"), "--backend", args.backend, "--submission",
                    str(scratch), "--format", "json", "--output", str(report_path), "--color", "never",
                    "--build-root", str(build_root), "--jobs", args.jobs, "--timeout", args.timeout, lab.number]
+            if args.no_sanitizer:
+                cmd.append("--no-sanitizer")
             proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
             target.write_text(source.text)  # a fresh mtime: the next build sees the change back
             seconds = time.monotonic() - started
@@ -254,9 +284,12 @@ def main() -> int:
                 print(f"    feedback: '{m.feedback}' {'said' if not unsaid else 'NOT SAID'}")
                 failures += [f"{label}: {p}" for p in unsaid]
                 mistakes += 1
+            if collateral := collateral_failures(lab, m, checks):
+                failures.append(f"{label}: only slower, yet it also failed {', '.join(collateral)}: "
+                                + "; ".join(checks[cid]["reason"] for cid in collateral))
             sys.stdout.flush()
 
-    if not args.labs or len(args.labs) > 1:
+    if (not args.labs or len(args.labs) > 1) and not args.only:
         failures += check_compile_error_isolated(scratch, labs, build_root, args)
 
     print(f"\n{total} mutants, {survived} survived; the feedback of {mistakes} checked")

@@ -1,6 +1,8 @@
 // The baselines every lab is compared with, in the same run: std::inclusive_scan on the host;
-// on a GPU, cub::DeviceScan, thrust::inclusive_scan and a device-to-device copy of the same
-// bytes (the ceiling: a scan reads and writes each element at least once).
+// on a GPU, cub::DeviceScan::InclusiveSum (the call a user makes for a sum), the generic
+// cub::DeviceScan::InclusiveScan with the kit's functor, thrust::inclusive_scan and a
+// device-to-device copy of the same bytes (the ceiling: a scan reads and writes each element at
+// least once).
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -10,45 +12,17 @@
 #include "scanlab/cuda_check.hpp"
 
 #ifndef SCANLAB_SIM
-#include <cub/device/device_scan.cuh>
 #include <thrust/execution_policy.h>
 #include <thrust/scan.h>
+
+#include "scanlab/cub_scans.hpp"
 #endif
 
 namespace scanlab::bench {
 namespace {
 
 #ifndef SCANLAB_SIM
-// CUB's temporary storage, allocated outside the timed region: the sweep's first call at each
-// size is its untimed correctness run, which grows the buffer when it is too small; the timed
-// calls that follow find it large enough.
-class CubTemporaryStorage {
-public:
-    ~CubTemporaryStorage() { cudaFree(storage_); }
-    void* reserve(std::size_t bytes) {
-        if (bytes > capacity_) {
-            SCANLAB_CUDA_CHECK(cudaFree(storage_));
-            SCANLAB_CUDA_CHECK(cudaMalloc(&storage_, bytes));
-            capacity_ = bytes;
-        }
-        return storage_;
-    }
-
-private:
-    void* storage_ = nullptr;
-    std::size_t capacity_ = 0;
-};
-
-CubTemporaryStorage cub_storage;
-
-template <class T, class Op>
-void cub_inclusive_scan(const T* in, T* out, std::size_t n, Op op) {
-    const int items = static_cast<int>(n);  // the sweep's sizes stop at 2^30
-    std::size_t bytes = 0;
-    SCANLAB_CUDA_CHECK(cub::DeviceScan::InclusiveScan(nullptr, bytes, in, out, op, items));
-    void* storage = cub_storage.reserve(bytes);
-    SCANLAB_CUDA_CHECK(cub::DeviceScan::InclusiveScan(storage, bytes, in, out, op, items));
-}
+scanlab::CubScans cub_scans;  // temporary storage sized by each size's untimed correctness run
 #endif
 
 }  // namespace
@@ -63,20 +37,31 @@ void register_series(SeriesList& list) {
     list.add(std_scan, [](auto in, auto out, std::size_t n, auto op) { std::inclusive_scan(in, in + n, out, op); });
 
 #ifndef SCANLAB_SIM
-    SeriesInfo cub;
-    cub.id = "baselines/cub-device-scan";
-    cub.label = "cub::DeviceScan::InclusiveScan";
-    cub.algorithm = "cub";
-    cub.role = "baseline";
-    list.add(cub, [](auto in, auto out, std::size_t n, auto op) { cub_inclusive_scan(in, out, n, op); });
+    // CUB twice: the call a user makes for a sum (the baseline of every "of CUB" ratio), and
+    // the generic call with the kit's own functor, which CUB cannot recognise as a sum.
+    SeriesInfo cub_sum;
+    cub_sum.id = "baselines/cub-inclusive-sum";
+    cub_sum.label = "cub::DeviceScan::InclusiveSum";
+    cub_sum.algorithm = "cub";
+    cub_sum.role = "baseline";
+    cub_sum.counts_on_gpu = false;  // CUB applies its own `+`: there is no operator to count
+    list.add(cub_sum, [](auto in, auto out, std::size_t n, auto) { cub_scans.inclusive_sum(in, out, n); });
+
+    SeriesInfo cub_generic;
+    cub_generic.id = "baselines/cub-inclusive-scan-functor";
+    cub_generic.label = "cub::DeviceScan::InclusiveScan (kit's Plus functor)";
+    cub_generic.algorithm = "cub-generic";
+    cub_generic.role = "baseline";
+    list.add(cub_generic, [](auto in, auto out, std::size_t n, auto op) { cub_scans.inclusive_scan(in, out, n, op); });
 
     SeriesInfo thrust_scan;
     thrust_scan.id = "baselines/thrust-inclusive-scan";
     thrust_scan.label = "thrust::inclusive_scan";
     thrust_scan.algorithm = "thrust";
     thrust_scan.role = "baseline";
-    list.add(thrust_scan, [](auto in, auto out, std::size_t n, auto op) {
-        thrust::inclusive_scan(thrust::device, in, in + n, out, op);
+    thrust_scan.counts_on_gpu = false;  // as a user calls it for a sum: Thrust's own `+`
+    list.add(thrust_scan, [](auto in, auto out, std::size_t n, auto) {
+        thrust::inclusive_scan(thrust::device, in, in + n, out);
     });
 
     SeriesInfo copy;

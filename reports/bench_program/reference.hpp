@@ -48,24 +48,29 @@ void fill_inputs(std::vector<T>& out) {
 }
 
 // The expected output: an inclusive or exclusive scan of every section (section_size == 0:
-// of the whole array), or the input itself (the copy).
+// of the whole array), the input itself (the copy), or every section's total at each of its
+// elements; of the input plus `offset`.
 template <class T>
-std::vector<T> expected_output(const T* in, std::size_t n, Reference reference, std::size_t section_size) {
+std::vector<T> expected_output(const T* in, std::size_t n, Reference reference, std::size_t section_size,
+                               int offset = 0) {
     std::vector<T> out(n);
     const std::size_t section = section_size == 0 ? n : section_size;
     for (std::size_t start = 0; start < n; start += section) {
+        const std::size_t end = std::min(n, start + section);
         std::int64_t prefix = 0;
-        for (std::size_t i = start; i < std::min(n, start + section); ++i) {
+        for (std::size_t i = start; i < end; ++i) {
             const std::int64_t before = prefix;
-            prefix += static_cast<std::int64_t>(in[i]);
-            const std::int64_t value =
-                reference == Reference::copy ? static_cast<std::int64_t>(in[i])
-                : reference == Reference::inclusive ? prefix : before;
+            const std::int64_t x = static_cast<std::int64_t>(in[i]) + offset;
+            prefix += x;
+            const std::int64_t value = reference == Reference::copy        ? x
+                                       : reference == Reference::inclusive ? prefix
+                                                                           : before;
             if (value > kLargestExactFloat || value < -kLargestExactFloat) {
                 throw std::runtime_error("reference: a prefix sum leaves the range every element type holds exactly");
             }
             out[i] = static_cast<T>(value);
         }
+        if (reference == Reference::section_total) std::fill(out.begin() + start, out.begin() + end, static_cast<T>(prefix));
     }
     return out;
 }

@@ -13,8 +13,10 @@
 
 namespace scanlab::bench {
 
-// How the expected output of a series is computed on the host.
-enum class Reference { inclusive, exclusive, copy };
+// How the expected output of a series is computed on the host: a scan of each section (or of the
+// whole array), the input itself (the copy), or each section's total at every element (a
+// block-wide count).
+enum class Reference { inclusive, exclusive, copy, section_total };
 
 // One series of the results file (reports/results-format.md), without its points.
 struct SeriesInfo {
@@ -29,6 +31,7 @@ struct SeriesInfo {
     unsigned section_size = 0;           // elements per section or tile; 0: does not apply (null)
     std::string sweep;                   // "block_size" for a block-size sweep series, else ""
     Reference reference = Reference::inclusive;
+    int input_offset = 0;                // the series scans input + offset (lab 08: counts of 0..16)
     unsigned max_log2_n = 30;            // the largest size this series runs at
     bool counts_on_gpu = true;           // a counting run is possible (not for the copy)
 };

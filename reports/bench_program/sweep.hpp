@@ -116,11 +116,12 @@ public:
     // Makes the expected output of `info` for its first n elements current (computed again
     // only when it changes: the host's reference at 2^30 takes seconds).
     void expect(const SeriesInfo& info, std::size_t n) {
-        const auto key = std::make_tuple(info.reference, info.scope == "sections" ? info.section_size : 0u, n);
+        const auto key =
+            std::make_tuple(info.reference, info.scope == "sections" ? info.section_size : 0u, n, info.input_offset);
         if (key == expected_key_) return;
         // A whole-array scan's sections are its own business: its result is the scan of everything.
         const unsigned sections = info.scope == "sections" ? info.section_size : 0;
-        host_expected_ = expected_output(host_in_.data(), n, info.reference, sections);
+        host_expected_ = expected_output(host_in_.data(), n, info.reference, sections, info.input_offset);
         SCANLAB_CUDA_CHECK(cudaMemcpy(expected_, host_expected_.data(), host_expected_.size() * sizeof(T),
                                       cudaMemcpyHostToDevice));
         expected_key_ = key;
@@ -156,7 +157,7 @@ private:
     T* in_ = nullptr;
     T* out_ = nullptr;
     T* expected_ = nullptr;
-    std::optional<std::tuple<Reference, unsigned, std::size_t>> expected_key_;
+    std::optional<std::tuple<Reference, unsigned, std::size_t, int>> expected_key_;
 };
 
 class Sweep {

@@ -28,7 +28,7 @@ def problems_of(doc: dict, backend: str) -> list[str]:
     if labs_seen != labs_with_adapter:
         problems.append(f"labs with series {labs_seen}, labs with a bench adapter {labs_with_adapter}")
     algorithms = {s["algorithm"] for s in doc["series"]}
-    expected = {"std-inclusive-scan"} | ({"cub", "thrust", "copy"} if backend == "cuda" else set())
+    expected = {"std-inclusive-scan"} | ({"cub", "cub-generic", "thrust", "copy"} if backend == "cuda" else set())
     if not expected <= algorithms:
         problems.append(f"baselines missing: {sorted(expected - algorithms)}")
     ids = [s["id"] for s in doc["series"]]

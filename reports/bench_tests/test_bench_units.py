@@ -26,6 +26,24 @@ def point_record(sid="06-hierarchical/hierarchical_scan/int32", n=1024, correct=
             "gb_per_s": 0.8 * n / 1e3, "correct": correct, "operator_applications": None, "counters": None}
 
 
+class AdapterTest(unittest.TestCase):
+    def test_a_lab_without_a_bench_adapter_is_named(self):
+        import tempfile
+        with tempfile.TemporaryDirectory() as folder:
+            labs = Path(folder)
+            for name, files in (("01-first", ("lab.toml", "bench_adapter.cu")), ("02-second", ("lab.toml",)),
+                                ("03-third", ("lab.toml",)), ("common", ("helpers.hpp",))):
+                (labs / name).mkdir()
+                for f in files:
+                    (labs / name / f).write_text("")
+            self.assertEqual(bench_cli.labs_without_adapter(labs, None), ["02-second", "03-third"])
+            self.assertEqual(bench_cli.labs_without_adapter(labs, ["3"]), ["03-third"])
+            self.assertEqual(bench_cli.labs_without_adapter(labs, ["01"]), [])
+
+    def test_every_lab_of_the_kit_has_a_bench_adapter(self):
+        self.assertEqual(bench_cli.labs_without_adapter(bench_cli.REPO / "grader" / "labs", None), [])
+
+
 class RecordsTest(unittest.TestCase):
     def test_parse_rejects_what_is_not_a_record(self):
         self.assertEqual(parse_record('{"record": "plan", "points": 3}')["points"], 3)

@@ -108,6 +108,16 @@ def select_programs(targets: dict[str, Path], labs: list[str] | None) -> list[st
     return ([BASELINES] if BASELINES in targets else []) + names
 
 
+def labs_without_adapter(grader_labs: Path, labs: list[str] | None) -> list[str]:
+    """The lab folders of the grader (NN-name/ with a lab.toml) that have no bench adapter, among
+    the labs asked for: without one a lab has no bench program, and would be missing from the
+    results without a word. Each becomes an error of the results file instead."""
+    wanted = {n.zfill(2) for n in labs} if labs else None
+    return sorted(folder.name for folder in grader_labs.glob("[0-9][0-9]-*")
+                  if (folder / "lab.toml").is_file() and not (folder / "bench_adapter.cu").is_file()
+                  and (wanted is None or folder.name[:2] in wanted))
+
+
 def _first_line(cmd: list[str]) -> str:
     try:
         out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, timeout=30).stdout
@@ -210,6 +220,12 @@ def main(argv: list[str] | None = None) -> int:
     results = Results(args.backend, shown, created,
                       method=method_of(args.backend, plan.samples, plan.warmup_runs, plan.budget_ms))
     results.machine.update(host_machine(args.backend, tree.dir))
+
+    for lab in labs_without_adapter(REPO / "grader" / "labs", args.labs):
+        message = (f"grader/labs/{lab}/bench_adapter.cu does not exist, so lab {lab[:2]} has no bench program and "
+                   f"is not measured (grader/README.md, \"Adding a lab\", says what an adapter holds)")
+        results.program_failed(f"lab{lab[:2]}_bench", message)
+        print(f"bench: {message}", file=sys.stderr)
 
     interactive = sys.stderr.isatty()
     built: list[tuple[str, Path]] = []

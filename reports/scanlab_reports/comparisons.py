@@ -1,5 +1,6 @@
 """Each measured point against the baselines of the same run: throughput as a fraction of the
-device-to-device copy (the physical ceiling) and of CUB, speedup over the sequential and the
+device-to-device copy (the physical ceiling) and of CUB (its InclusiveSum, what a user calls for a
+sum; CUB's generic InclusiveScan is a series of its own, never the denominator), speedup over the sequential and the
 multithreaded CPU scans. Ratios are only ever taken between points of one results file, so
 they come from one machine in one run; a baseline is matched on algorithm, element type and
 n, and only where its own result was correct.
@@ -16,7 +17,8 @@ from .results import Point, Results, Series
 SEQUENTIAL = "sequential"
 STD_SEQUENTIAL = "std-inclusive-scan"
 CPU_PARALLEL = "cpu-parallel"
-CUB = "cub"
+CUB = "cub"                  # cub::DeviceScan::InclusiveSum: the call a user makes for a sum
+CUB_GENERIC = "cub-generic"  # cub::DeviceScan::InclusiveScan with the kit's functor: a second series
 COPY = "copy"
 
 

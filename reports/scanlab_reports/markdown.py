@@ -120,7 +120,10 @@ def model_section(algorithms: Iterable[str], execution_units: int) -> list[str]:
              f"changes it).", ""]
     for algorithm in sorted(set(algorithms)):
         described = time_units.describe(algorithm)
-        lines.append(f"- `{algorithm}`: " + (described or "no model: the chapter does not analyse it."))
+        lines.append(f"- `{algorithm}`: " + (described or (
+            "no model: the chapter does not analyse it." if algorithm in time_units.UNANALYSED else
+            "no model: `reports/scanlab_reports/time_units.py` has none for this algorithm, so the `model` "
+            "figure leaves it out.")))
     return lines + [""]
 
 

@@ -13,6 +13,7 @@ import zlib
 COLOURS: dict[str, str] = {
     "copy": "#000000",
     "cub": "#D55E00",                        # vermillion
+    "cub-generic": "#F0A07A",                # light vermillion: CUB again, its generic tuning
     "thrust": "#CC79A7",                     # reddish purple
     "sequential": "#7F7F7F",                 # grey
     "std-inclusive-scan": "#B3B3B3",         # light grey
@@ -25,11 +26,16 @@ COLOURS: dict[str, str] = {
     "three-phase": "#56B4E9",                # sky blue
     "hierarchical": "#009E73",               # bluish green
     "single-pass": "#9467BD",                # purple
+    "binary-prefix-ballot": "#332288",       # indigo (Paul Tol's set, for lab 08's four series)
+    "binary-prefix-shuffle": "#44AA99",      # teal
+    "binary-count-intrinsic": "#AA4499",     # Tol's purple
+    "binary-count-reduction": "#DDCC77",     # sand
+    "decoupled-lookback": "#8B0000",         # dark red: the kit's fastest scan
 }
 SPARE: tuple[str, ...] = ("#17BECF", "#1F77B4", "#2CA02C", "#D62728", "#FF7F0E", "#E377C2", "#393B79", "#637939")
 
 # Lines that are limits to reach rather than contenders are drawn dashed.
-REFERENCE_LINES = ("copy", "cub")
+REFERENCE_LINES = ("copy", "cub", "cub-generic")
 
 
 def colour(algorithm: str) -> str:

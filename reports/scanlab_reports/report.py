@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Sequence
 
 from . import markdown, selection, time_units
-from .comparisons import COPY, CUB, Baselines, rows
+from .comparisons import COPY, CUB, CUB_GENERIC, Baselines, rows
 from .figures import blocksize, counters, model, speedup, throughput, work
 from .figures.canvas import Drawing
 from .results import Results, Series
@@ -92,7 +92,9 @@ def _summary(context: _Context, lab_reports: Sequence[Report]) -> Report:
         lines += ["## Headline", "",
                   f"Each lab's kernels and the baselines at n = {HEADLINE_N} (or the largest n a series "
                   f"measured, if smaller), as fractions of the copy's and CUB's throughput and as speedups "
-                  f"over the CPU scans of the same run.", ""]
+                  f"over the CPU scans of the same run. \"Of CUB\" is of `cub::DeviceScan::InclusiveSum`, the "
+                  f"call a user makes for a sum; CUB's generic `InclusiveScan` with the kit's functor, which "
+                  f"runs a slower tuning, is a row of its own.", ""]
         headline = chosen + tuple(s for s in context.references if s not in chosen)
         lines += markdown.headline_table([(s, _headline_row(context, s)) for s in headline])
     lines += ["## Figures", "",
@@ -121,7 +123,7 @@ def _figures(context: _Context, prefix: str, what: str, group: Sequence[Series])
         drawings += [
             speedup.draw(tuple(s for s in both if s.algorithm != COPY), context.baselines, path(speedup.KIND),
                          f"{what}: speedup over the sequential CPU scan, {element_type}"),
-            throughput.draw(mine + tuple(s for s in theirs if s.algorithm in (COPY, CUB)),
+            throughput.draw(mine + tuple(s for s in theirs if s.algorithm in (COPY, CUB, CUB_GENERIC)),
                             path(throughput.KIND), f"{what}: throughput, {element_type}"),
             work.draw(both, path(work.KIND), f"{what}: work efficiency, {element_type}"),
             model.draw(tuple(s for s in both if s.algorithm in time_units.MODELS), context.execution_units,

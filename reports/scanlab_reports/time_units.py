@@ -177,6 +177,68 @@ def single_pass(n: int, shape: Shape) -> Cost | None:
             Cost(work=handoffs, steps=handoffs))
 
 
+# Lab 08's series take each element apart into 16 bits and run one block-level operation per bit
+# (grader/labs/08-binary-scans/bench_adapter.cu); one thread per element, sections of one block.
+BITS_PER_ELEMENT = 16
+_WARP_STEPS = 5  # a shuffle scan over a warp's 32 lanes: log2(32) steps
+
+
+def _bits_of_sections(n: int, shape: Shape, per_bit: Callable[[int], Cost]) -> Cost | None:
+    section = shape.section_size or shape.block_size
+    if not section:
+        return None
+    one = per_bit(min(n, section))
+    return _per_section(n, section, Cost(one.work * BITS_PER_ELEMENT, one.steps * BITS_PER_ELEMENT))
+
+
+def _warp_totals_scan() -> Cost:
+    # One warp scans the warps' totals with shuffles, then every thread adds its warp's offset.
+    return Cost(work=32 * _WARP_STEPS, steps=_WARP_STEPS)
+
+
+def binary_prefix_ballot(n: int, shape: Shape) -> Cost | None:
+    """Per bit, per section of N threads: a ballot and a popc held by every thread (2N, 2 steps),
+    the warps' totals scanned by one warp (5 shuffle steps of 32 lanes), every thread adding its
+    warp's offset (N, 1 step); 16 bits per element."""
+    return _bits_of_sections(n, shape, lambda N: Cost(2 * N, 2) + _warp_totals_scan() + Cost(N, 1))
+
+
+def binary_prefix_shuffle(n: int, shape: Shape) -> Cost | None:
+    """Per bit, per section of N threads: a 32-bit shuffle scan in every warp (5N, 5 steps), the
+    warps' totals scanned by one warp (5 steps of 32 lanes), every thread adding its warp's offset
+    (N, 1 step); 16 bits per element."""
+    return _bits_of_sections(n, shape, lambda N: Cost(_WARP_STEPS * N, _WARP_STEPS) + _warp_totals_scan() +
+                             Cost(N, 1))
+
+
+def binary_count_intrinsic(n: int, shape: Shape) -> Cost | None:
+    """Per bit, per section of N threads: one __syncthreads_count, a step held by every thread (N,
+    1 step; the hardware's own reduction costs no time units); 16 bits per element."""
+    return _bits_of_sections(n, shape, lambda N: Cost(N, 1))
+
+
+def binary_count_reduction(n: int, shape: Shape) -> Cost | None:
+    """Per bit, per section of N threads: every thread stores its bit, then a tree of log2(N)
+    levels holding every thread (N + N log2(N), 1 + log2(N) steps); 16 bits per element."""
+    return _bits_of_sections(n, shape, lambda N: Cost(N + N * _log2(N), 1 + _log2(N)))
+
+
+def decoupled_lookback(n: int, shape: Shape) -> Cost | None:
+    """Tiles of N elements, T threads each: every tile is reduced and scanned as in the
+    single-pass scan, and looks back over the aggregates of the tiles before it, 32 at a time,
+    each window combined by a tree (31 applications, 5 steps). A tile that finds an inclusive
+    prefix in its first window (the usual case) costs one window; the longest chain is a tile
+    whose look-back goes back window by window to the first tile."""
+    tile = _tile_shape(n, shape)
+    if tile is None:
+        return None
+    section, threads = tile
+    tiles = _sections(n, section)
+    windows = math.ceil(tiles / 32)
+    return (_per_section(n, section, _coarsened_reduce(section, threads) + _coarsened_scan(section, threads)) +
+            Cost(work=31 * tiles, steps=5 * windows))
+
+
 def _per_section(n: int, section: int, one: Cost) -> Cost:
     """Independent sections: the work adds up, the steps are those of one section."""
     return Cost(work=one.work * _sections(n, section), steps=one.steps)
@@ -196,7 +258,17 @@ MODELS: dict[str, Callable[[int, Shape], Cost | None]] = {
     "three-phase": three_phase,
     "hierarchical": hierarchical,
     "single-pass": single_pass,
+    "binary-prefix-ballot": binary_prefix_ballot,
+    "binary-prefix-shuffle": binary_prefix_shuffle,
+    "binary-count-intrinsic": binary_count_intrinsic,
+    "binary-count-reduction": binary_count_reduction,
+    "decoupled-lookback": decoupled_lookback,
 }
+
+
+# The scans the chapter does not analyse, and so never will have a model here; any other
+# algorithm without one is a lab whose model has not been written (a lab added later).
+UNANALYSED = ("cub", "cub-generic", "thrust", "copy")
 
 
 def cost(series: Series, n: int, cpu_threads: int | None = None) -> Cost | None:

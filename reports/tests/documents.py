@@ -1,8 +1,9 @@
 """Small results documents in the format of reports/results-format.md, built for the tests, with
 the series reports/bench writes (lab 01's CPU scans as baselines, a lab with a block-size sweep,
 the library scans and the copy). Their numbers are chosen so that the expected ratios can be
-worked out by hand: the copy moves 2000 GB/s and CUB 1600 GB/s, the sequential scan takes
-100 ms and the multithreaded one 10 ms at every n."""
+worked out by hand: the copy moves 2000 GB/s, CUB's InclusiveSum 1600 GB/s and its generic
+InclusiveScan 1200 GB/s, the sequential scan takes 100 ms and the multithreaded one 10 ms at
+every n."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ SIZES = (1024, 65536, 1 << 20, 1 << 28)
 SWEEP_SIZES = (65536, 1 << 28)
 COPY_GB_PER_S = 2000.0
 CUB_GB_PER_S = 1600.0
+CUB_GENERIC_GB_PER_S = 1200.0
 SEQUENTIAL_MS = 100.0
 CPU_PARALLEL_MS = 10.0
 
@@ -25,7 +27,8 @@ DOUBLE_BUFFER = "02-kogge-stone/kogge_stone_double_buffer_scan/int32"
 IN_PLACE_256 = "02-kogge-stone/kogge_stone_inplace_scan/block-256/int32"
 IN_PLACE_32 = "02-kogge-stone/kogge_stone_inplace_scan/block-32/int32"
 HIERARCHICAL = "06-hierarchical/hierarchical_scan/int32"
-CUB = "baselines/cub-device-scan/int32"
+CUB = "baselines/cub-inclusive-sum/int32"
+CUB_GENERIC = "baselines/cub-inclusive-scan-functor/int32"
 COPY = "baselines/device-copy/int32"
 STD = "baselines/std-inclusive-scan/int32"
 
@@ -57,7 +60,8 @@ def _series(identifier: str, label: str, algorithm: str, points: list[dict], *, 
 def cuda_document() -> dict:
     """A GPU run: lab 01's CPU scans; lab 02's in-place scan at 500 GB/s, its double-buffered
     scan wrong at 400 GB/s, the in-place scan's sweep at 256 threads (450 GB/s) and 32 threads
-    (100 GB/s); lab 06 at 80% of the copy; the library scans and the copy."""
+    (100 GB/s); lab 06 at 80% of the copy; the library scans and the copy; CUB's generic scan
+    last."""
     return {
         "format": "scanlab-bench/1", "backend": "cuda", "submission": "solutions", "created": "2026-11-23T20:15:00Z",
         "machine": {"gpu": "Test GPU", "sm_clock_mhz": 1980, "driver": "580.00", "cuda_runtime": "13.0",
@@ -85,10 +89,12 @@ def cuda_document() -> dict:
                     [_at_throughput(n, 0.8 * COPY_GB_PER_S) for n in SIZES], block_size=512, section_size=4096),
             _series(STD, "std::inclusive_scan (1 CPU thread)", "std-inclusive-scan",
                     [_timed_point(n, 2 * SEQUENTIAL_MS) for n in SIZES], role="baseline", where="cpu"),
-            _series(CUB, "cub::DeviceScan::InclusiveScan", "cub", [_at_throughput(n, CUB_GB_PER_S) for n in SIZES],
+            _series(CUB, "cub::DeviceScan::InclusiveSum", "cub", [_at_throughput(n, CUB_GB_PER_S) for n in SIZES],
                     role="baseline"),
             _series(COPY, "device-to-device copy", "copy", [_at_throughput(n, COPY_GB_PER_S) for n in SIZES],
                     role="ceiling"),
+            _series(CUB_GENERIC, "cub::DeviceScan::InclusiveScan (kit's Plus functor)", "cub-generic",
+                    [_at_throughput(n, CUB_GENERIC_GB_PER_S) for n in SIZES], role="baseline"),
         ],
         "errors": [
             {"program": "lab07_bench", "message": "does not build: single_pass.cu:12: error"},

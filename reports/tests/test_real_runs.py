@@ -82,6 +82,9 @@ class CommittedSample(unittest.TestCase, PageChecks):
         by_label = {(s["label"], s["element_type"]): s for s in self.results["series"]}
         copy = {s["element_type"]: _points_at(s, HEADLINE_N) for s in self.results["series"]
                 if s["role"] == "ceiling"}
+        # "Of CUB" is of InclusiveSum (algorithm cub), never of the generic InclusiveScan.
+        cub = {s["element_type"]: _points_at(s, HEADLINE_N) for s in self.results["series"]
+               if s["algorithm"] == "cub" and s["sweep"] is None}
         checked = 0
         for row in headline:
             series = by_label.get((row["series"].replace(" (*wrong result*)", ""), row["type"]))
@@ -92,6 +95,9 @@ class CommittedSample(unittest.TestCase, PageChecks):
             self.assertAlmostEqual(_number(row["GB/s"]), point["gb_per_s"], delta=0.051, msg=row["series"])
             of_copy = 100 * point["gb_per_s"] / copy[row["type"]]["gb_per_s"]
             self.assertAlmostEqual(_number(row["of copy"]), of_copy, delta=0.051, msg=row["series"])
+            if cub.get(row["type"]):
+                of_cub = 100 * point["gb_per_s"] / cub[row["type"]]["gb_per_s"]
+                self.assertAlmostEqual(_number(row["of CUB"]), of_cub, delta=0.051, msg=row["series"])
             checked += 1
         self.assertGreaterEqual(checked, 10)
 

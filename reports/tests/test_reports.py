@@ -59,7 +59,8 @@ class GpuRunTest(unittest.TestCase):
     def test_speedup_over_the_sequential_scan(self):
         speedup = drawing(self.reports["06-hierarchical"], "06-hierarchical", "speedup")
         self.assertEqual(sorted(c.series_id for c in speedup.curves),
-                         sorted([HIERARCHICAL, documents.CPU_PARALLEL, documents.STD, documents.CUB]))
+                         sorted([HIERARCHICAL, documents.CPU_PARALLEL, documents.STD, documents.CUB,
+                                 documents.CUB_GENERIC]))
         hierarchical = speedup.curve(HIERARCHICAL)
         self.assertEqual(hierarchical.xs, documents.SIZES)
         self.assertAlmostEqual(hierarchical.ys[-1], 100 / 1.34217728)
@@ -72,8 +73,9 @@ class GpuRunTest(unittest.TestCase):
     def test_throughput_beside_the_copy_and_cub(self):
         throughput = drawing(self.reports["06-hierarchical"], "06-hierarchical", "throughput")
         self.assertEqual(sorted(c.series_id for c in throughput.curves), sorted([HIERARCHICAL, documents.COPY,
-                                                                                documents.CUB]))
-        for identifier, expected in ((documents.COPY, 2000.0), (documents.CUB, 1600.0), (HIERARCHICAL, 1600.0)):
+                                                                                documents.CUB, documents.CUB_GENERIC]))
+        for identifier, expected in ((documents.COPY, 2000.0), (documents.CUB, 1600.0), (HIERARCHICAL, 1600.0),
+                                     (documents.CUB_GENERIC, 1200.0)):
             for value in throughput.curve(identifier).ys:
                 self.assertAlmostEqual(value, expected)
         self.assertEqual(throughput.figure.axes[0].get_ylabel(), "throughput (GB/s, bytes read + written)")
@@ -185,7 +187,7 @@ class ElementTypesTest(unittest.TestCase):
             lab = reports["06-hierarchical"]
             throughput = drawing(lab, "06-hierarchical", "throughput", "float32")
             self.assertEqual(sorted(c.series_id for c in throughput.curves),
-                             ["06-hierarchical/hierarchical_scan/float32", "baselines/cub-device-scan/float32"])
+                             ["06-hierarchical/hierarchical_scan/float32", "baselines/cub-inclusive-sum/float32"])
             # No float32 CPU scan in this run: no float32 speedup, and no int32 one stands in.
             self.assertIsNone(drawing(lab, "06-hierarchical", "speedup", "float32"))
             self.assertIsNotNone(drawing(lab, "06-hierarchical", "speedup", "int32"))

@@ -18,7 +18,7 @@ class WellFormedTest(unittest.TestCase):
     def test_a_gpu_run_is_read_as_written(self):
         results = parse(documents.cuda_document())
         self.assertTrue(results.timed)
-        self.assertEqual(len(results.series), 10)
+        self.assertEqual(len(results.series), 11)
         hierarchical = results.series[HIERARCHICAL_AT]
         self.assertEqual(hierarchical.id, HIERARCHICAL)
         self.assertEqual([p.n for p in hierarchical.points], list(documents.SIZES))

@@ -4,7 +4,7 @@ units) and against counts worked out by hand."""
 import unittest
 
 import support  # noqa: F401  (the path)
-from scanlab_reports import time_units
+from scanlab_reports import markdown, time_units
 from scanlab_reports.results import Series
 
 
@@ -57,6 +57,17 @@ class ModelTest(unittest.TestCase):
         cost = time_units.cost(series("single-pass", 4, 16), 128)
         self.assertEqual((cost.work, cost.steps), (8 * (20 + 35) + 8, 5 + 8 + 8))
 
+    def test_lab_08_counts_sixteen_block_operations_per_element(self):
+        # 1024 elements in sections of 512: two sections, 16 bits each.
+        ballot = time_units.cost(series("binary-prefix-ballot", 512, 512), 1024)
+        self.assertEqual((ballot.work, ballot.steps), (2 * 16 * (3 * 512 + 160), 16 * 8))
+        shuffle = time_units.cost(series("binary-prefix-shuffle", 512, 512), 1024)
+        self.assertEqual((shuffle.work, shuffle.steps), (2 * 16 * (6 * 512 + 160), 16 * 11))
+        count = time_units.cost(series("binary-count-intrinsic", 512, 512), 1024)
+        self.assertEqual((count.work, count.steps), (2 * 16 * 512, 16))
+        tree = time_units.cost(series("binary-count-reduction", 512, 512), 1024)
+        self.assertEqual((tree.work, tree.steps), (2 * 16 * (512 + 512 * 9), 16 * 10))
+
     def test_cpu_parallel_needs_the_thread_count(self):
         self.assertIsNone(time_units.cost(series("cpu-parallel"), 1024))
         cost = time_units.cost(series("cpu-parallel"), 1024, cpu_threads=16)
@@ -67,6 +78,12 @@ class ModelTest(unittest.TestCase):
             self.assertIsNone(time_units.cost(series(algorithm, 256, 512), 1024), algorithm)
             self.assertIsNone(time_units.describe(algorithm))
         self.assertIsNone(time_units.cost(series("three-phase", 64), 1024))  # no section size
+
+    def test_the_report_tells_a_library_scan_from_a_lab_without_a_model(self):
+        lines = markdown.model_section(["cub-generic", "some-new-scan"], 32)
+        self.assertIn("- `cub-generic`: no model: the chapter does not analyse it.", lines)
+        self.assertIn("- `some-new-scan`: no model: `reports/scanlab_reports/time_units.py` has none for this "
+                      "algorithm, so the `model` figure leaves it out.", lines)
 
     def test_every_model_is_described(self):
         for algorithm in time_units.MODELS:

@@ -125,7 +125,7 @@ __global__ void single_pass_scan_kernel(const T* in, T* out, std::size_t n, Hand
 
     if (threadIdx.x == 0) {
         const T prefix = tile > 0 ? wait_for_prefix(handoff, tile - 1) : op.identity();
-        publish_prefix(handoff, tile, tile > 0 ? op(prefix, tile_total) : tile_total);
+        publish_prefix(handoff, tile, tile > 0 ? op(prefix, tile_total) : tile_total);  //@ publish
         *before = prefix;  //@ before-write
     }
     __syncthreads();  // `before` is set, and warp 0 is done with the warps' totals  //@ before-barrier

@@ -1,6 +1,7 @@
 """Throughput against n: bytes read plus written per second of median time, in GB/s
 (10^9 bytes), beside the device-to-device copy of the same bytes (the most the memory can
-give) and CUB's scan (the state of the art)."""
+give) and CUB's scans (the state of the art: InclusiveSum, and the generic InclusiveScan with the
+kit's functor)."""
 
 from __future__ import annotations
 

@@ -1,0 +1,38 @@
+// Lab 09's performance check (GPU only): the submission's look-back scan of 2^27 int32, with its
+// tuned policy, against the reference solution's and CUB's InclusiveSum, in the same run
+// (performance_check.hpp). Like CUB's, its temporary storage is the caller's, allocated
+// outside the timed calls.
+#include <gtest/gtest.h>
+
+#include "decoupled_lookback_api.hpp"
+#include "performance_check.hpp"
+#include "scanlab/device_scratch.hpp"
+
+namespace lab09 {
+namespace {
+
+#if SCANLAB_PERFORMANCE_MEASURED
+using TunedEntry = void (*)(void*, std::size_t&, const int*, int*, std::size_t, scanlab::Plus<int>);
+
+// One call as a user makes it: the size of the temporary storage, then the scan.
+void scan_with(scanlab::DeviceScratch& storage, TunedEntry scan, const int* in, int* out, std::size_t n) {
+    std::size_t bytes = 0;
+    scan(nullptr, bytes, in, out, n, scanlab::Plus<int>{});
+    scan(storage.reserve(bytes), bytes, in, out, n, scanlab::Plus<int>{});
+}
+#endif
+
+TEST(Lab09Performance, LargeArrayAgainstReferenceAndCub) {
+#if SCANLAB_PERFORMANCE_MEASURED
+    scanlab::DeviceScratch mine, theirs;
+    const TunedEntry submission = decoupled_lookback_scan<int, scanlab::Plus<int>>;
+    const TunedEntry reference = scanlab_reference::decoupled_lookback_scan<int, scanlab::Plus<int>>;
+    expect_performance([&](const int* in, int* out, std::size_t n) { scan_with(mine, submission, in, out, n); },
+                       [&](const int* in, int* out, std::size_t n) { scan_with(theirs, reference, in, out, n); });
+#else
+    SCANLAB_SKIP_PERFORMANCE();
+#endif
+}
+
+}  // namespace
+}  // namespace lab09

@@ -25,6 +25,7 @@ COLOURS: dict[str, str] = {
     "three-phase": "#56B4E9",                # sky blue
     "hierarchical": "#009E73",               # bluish green
     "single-pass": "#9467BD",                # purple
+    "decoupled-lookback": "#8B0000",         # dark red: the kit's fastest scan
 }
 SPARE: tuple[str, ...] = ("#17BECF", "#1F77B4", "#2CA02C", "#D62728", "#FF7F0E", "#E377C2", "#393B79", "#637939")
 

@@ -177,6 +177,22 @@ def single_pass(n: int, shape: Shape) -> Cost | None:
             Cost(work=handoffs, steps=handoffs))
 
 
+def decoupled_lookback(n: int, shape: Shape) -> Cost | None:
+    """Tiles of N elements, T threads each: every tile is reduced and scanned as in the
+    single-pass scan, and looks back over the aggregates of the tiles before it, 32 at a time,
+    each window combined by a tree (31 applications, 5 steps). A tile that finds an inclusive
+    prefix in its first window (the usual case) costs one window; the longest chain is a tile
+    whose look-back goes back window by window to the first tile."""
+    tile = _tile_shape(n, shape)
+    if tile is None:
+        return None
+    section, threads = tile
+    tiles = _sections(n, section)
+    windows = math.ceil(tiles / 32)
+    return (_per_section(n, section, _coarsened_reduce(section, threads) + _coarsened_scan(section, threads)) +
+            Cost(work=31 * tiles, steps=5 * windows))
+
+
 def _per_section(n: int, section: int, one: Cost) -> Cost:
     """Independent sections: the work adds up, the steps are those of one section."""
     return Cost(work=one.work * _sections(n, section), steps=one.steps)
@@ -196,6 +212,7 @@ MODELS: dict[str, Callable[[int, Shape], Cost | None]] = {
     "three-phase": three_phase,
     "hierarchical": hierarchical,
     "single-pass": single_pass,
+    "decoupled-lookback": decoupled_lookback,
 }
 
 

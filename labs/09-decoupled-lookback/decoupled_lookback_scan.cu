@@ -1,0 +1,339 @@
+// Lab 09: the single-pass scan with decoupled look-back.
+//
+// Conventions (see README.md):
+//   - op(a, b) combines an EARLIER value a with a LATER value b; never swap them.
+//   - The warp scan comes from lab 06, included below, not copied here.
+
+#ifndef SCANLAB_LAB_09_DECOUPLED_LOOKBACK_CU_INCLUDED  // later labs include this file, perhaps more than once
+#define SCANLAB_LAB_09_DECOUPLED_LOOKBACK_CU_INCLUDED
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+#include "scanlab/cuda_check.hpp"
+#include "scanlab/section_size.hpp"
+#include "scanlab/shared_alignment.hpp"
+
+// Lab 06's toolkit: Warp, kWarpSize and warp_inclusive_scan, the scan of a warp's values with
+// shuffles. Built with -I pointing at the folder that holds the labs (the grader uses the
+// reference of lab 06 there, so a bug in lab 06 costs points in lab 06 only).
+#include "06-hierarchical/hierarchical_scan.cu"
+
+// ---- The policy: the shape of a tile, and how long a waiting warp sleeps ------------------
+
+template <unsigned Threads, unsigned ItemsPerThread, unsigned BackoffNs>
+struct ScanPolicy {
+    static_assert(Threads % kWarpSize == 0 && Threads >= kWarpSize && Threads <= kWarpSize * kWarpSize,
+                  "a block is 1 to 32 whole warps");
+    static_assert(ItemsPerThread >= 1, "a thread holds at least one item");
+    static constexpr unsigned kThreads = Threads;
+    static constexpr unsigned kItemsPerThread = ItemsPerThread;
+    static constexpr unsigned kBackoffNs = BackoffNs;  // sleep between polls of a status word; 0: spin
+    static constexpr unsigned kWarps = Threads / kWarpSize;
+    static constexpr unsigned kTileSize = Threads * ItemsPerThread;
+};
+
+// The tuning, one place per architecture. Measured on an H100 (sm_90) against
+// cub::DeviceScan::InclusiveSum in the same run (grader/labs/09-decoupled-lookback/tuning.cu):
+// a tile costs a fixed time beyond its bytes (the ticket, the barriers, the look-back), so large
+// tiles win, with as many items per thread as the registers hold without spilling (39, odd: the
+// lanes' reads of the turning area hit different banks). 4-byte values: 512 threads, 1.0x to
+// 1.14x CUB from 2^20 to 2^30 elements (at 2^24 between 0.996x and 1.03x over four runs; 85% of
+// a copy at 2^28). 8-byte values: 256 threads and a short sleep between polls; their hand-off
+// needs two fences and a second read, and they reach 0.82x to 0.93x CUB. Other architectures
+// use the Hopper tuning until they are measured.
+struct HopperTuning {
+    template <class T>
+    using Policy = ScanPolicy<sizeof(T) <= 4 ? 512 : 256, 39, sizeof(T) <= 4 ? 0 : 100>;
+};
+template <class T>
+using TunedPolicy = HopperTuning::Policy<T>;
+
+// ---- The tiles' status words: what each tile has published ---------------------------------
+
+enum TileState : unsigned {
+    kNothingYet = 0,  // the tile has published nothing (what a reset leaves)
+    kAggregate = 1,   // the tile's own total is there
+    kInclusive = 2,   // the combination of everything up to the end of the tile is there
+};
+
+// What a reader saw of one tile: its state and the value published with it.
+template <class T>
+struct TileObservation {
+    unsigned state;
+    T value;
+};
+
+// The status of every tile of one call, and the ticket that numbers the tiles, in the caller's
+// temporary storage (reset before each launch: every word kNothingYet, the ticket 0).
+//
+// Packed (values of at most 4 bytes): one 64-bit word per tile, the state in the high half and
+// the value's bits in the low half, written and read whole. A reader that sees the state sees
+// the value that came with it: no fence is needed.
+//
+// Not packed (wider values): per tile a state word, the aggregate and the inclusive prefix in
+// two slots of their own (a reader that saw kAggregate may still be reading the aggregate while
+// the tile writes its inclusive prefix). The hand-off is the fence on both sides: the writer
+// stores the value, fences, then the state; the reader loads the state, fences, then the value.
+template <class T, bool Packed = sizeof(T) <= 4>
+class TileStatus;
+
+template <class T>
+class TileStatus<T, true> {
+public:
+    static std::size_t bytes(unsigned tiles) { return tiles * sizeof(unsigned long long) + sizeof(unsigned); }
+    static TileStatus in(void* storage, unsigned tiles) {
+        TileStatus status;
+        status.words_ = static_cast<unsigned long long*>(storage);
+        status.ticket_ = reinterpret_cast<unsigned*>(status.words_ + tiles);
+        return status;
+    }
+
+    __device__ unsigned take_ticket() const { return atomicAdd(ticket_, 1u); }
+
+    __device__ void publish(unsigned tile, unsigned state, T value) const {
+        // TODO 1: one 64-bit store, through a volatile pointer, of the state (high half) and
+        //         the value's bits (low half) to the tile's word.
+    }
+
+    // Called by every lane of `warp`: each lane waits until its `tile` has published something
+    // (lanes whose `exists` is false read nothing), and returns what it published.
+    template <unsigned BackoffNs>
+    __device__ TileObservation<T> wait_for(const Warp& warp, bool exists, unsigned tile) const {
+        // TODO 2: read the lane's tile word through a volatile pointer until its state is not
+        //         kNothingYet (sleeping BackoffNs between reads when it is not 0), and return
+        //         the state and the value beside it.
+        return {kNothingYet, T{}};
+    }
+
+private:
+    unsigned long long* words_ = nullptr;
+    unsigned* ticket_ = nullptr;
+};
+
+template <class T>
+class TileStatus<T, false> {
+public:
+    static std::size_t bytes(unsigned tiles) {
+        return tiles * (2 * sizeof(T) + sizeof(unsigned)) + sizeof(unsigned);
+    }
+    static TileStatus in(void* storage, unsigned tiles) {
+        TileStatus status;
+        status.aggregates_ = static_cast<T*>(storage);  // T first: its alignment holds
+        status.inclusives_ = status.aggregates_ + tiles;
+        status.states_ = reinterpret_cast<unsigned*>(status.inclusives_ + tiles);
+        status.ticket_ = status.states_ + tiles;
+        return status;
+    }
+
+    __device__ unsigned take_ticket() const { return atomicAdd(ticket_, 1u); }
+
+    __device__ void publish(unsigned tile, unsigned state, T value) const {
+        // TODO 1: store the value in its slot (aggregates_ or inclusives_), make it visible
+        //         before the state, then store the state through a volatile pointer.
+    }
+
+    template <unsigned BackoffNs>
+    __device__ TileObservation<T> wait_for(const Warp& warp, bool exists, unsigned tile) const {
+        // TODO 2: read the lane's tile state through a volatile pointer until it is not
+        //         kNothingYet (sleeping BackoffNs between reads when it is not 0); then read the
+        //         value of that state, so that it is seen after the state (one fence for the
+        //         whole warp: let the lanes meet first).
+        return {kNothingYet, T{}};
+    }
+
+private:
+    T* aggregates_ = nullptr;
+    T* inclusives_ = nullptr;
+    unsigned* states_ = nullptr;
+    unsigned* ticket_ = nullptr;
+};
+
+// ---- The look-back, run by one warp of a tile ------------------------------------------------
+
+// Called by every lane of one warp with the tile's aggregate; returns (to every lane) what comes
+// before the tile, after publishing the tile's inclusive prefix. After CUB's
+// TilePrefixCallbackOp.
+template <class Policy, class T, class Op, class Status>
+struct LookbackPrefix {
+    Status status;
+    unsigned tile;
+    Op op;
+
+    __device__ T operator()(const Warp& warp, T aggregate) const {
+        const unsigned lane = warp.thread_rank();
+        if (tile == 0) {  // nothing comes before the first tile
+            if (lane == 0) status.publish(0, kInclusive, aggregate);
+            return op.identity();
+        }
+        // TODO 3: publish the tile's aggregate (one lane). Then look back over windows of 32
+        //         tiles before this one, nearest window first: the warp waits for its tiles
+        //         (status.wait_for<Policy::kBackoffNs>), a ballot finds the nearest tile that
+        //         published its inclusive prefix, and the values from that tile on are combined
+        //         in the tiles' order (lab 06's warp_reduce). Stop at the window that holds an
+        //         inclusive prefix; publish this tile's inclusive prefix (one lane) and return
+        //         what comes before the tile.
+        return aggregate;
+    }
+};
+
+// ---- The tile in shared memory and in registers ---------------------------------------------
+
+// Shared memory of a block: each warp's turning area (its 32 lanes' items), then one value per
+// warp (its total, later what comes before it).
+template <class Policy, class T>
+struct TileLayout {
+    static constexpr unsigned kWarpPart = kWarpSize * Policy::kItemsPerThread;  // elements
+    static constexpr std::size_t kBytes = (Policy::kWarps * kWarpPart + Policy::kWarps) * sizeof(T);
+};
+
+// Moving data 16 bytes at a time: possible for elements whose size divides 16, where a warp's
+// part (32 lanes' items) is a whole number of vectors.
+using Vector = uint4;
+template <class T>
+inline constexpr bool kMovesInVectors = sizeof(Vector) % sizeof(T) == 0;
+
+// Loads this lane's items of the warp's part, which starts at element warp_start (identity
+// past n). The warp reads its part in coalesced 16-byte vectors (all of them in flight at once)
+// into its turning area, and each lane takes its consecutive items from there. With an odd
+// number of items per thread the lanes' scalar reads hit different banks.
+template <class Policy, class T, class Op>
+__device__ void load_warp_part(const T* in, std::size_t warp_start, std::size_t n, bool vectors, const Warp& warp,
+                               T* turning, T (&items)[Policy::kItemsPerThread], Op op) {
+    constexpr unsigned kPart = TileLayout<Policy, T>::kWarpPart;
+    const unsigned lane = warp.thread_rank();
+    if constexpr (kMovesInVectors<T>) {
+        if (vectors && warp_start + kPart <= n) {
+            constexpr unsigned kVectors = kPart * sizeof(T) / sizeof(Vector);
+            constexpr unsigned kRounds = (kVectors + kWarpSize - 1) / kWarpSize;
+            const Vector* const source = reinterpret_cast<const Vector*>(in + warp_start);
+            Vector* const target = reinterpret_cast<Vector*>(turning);
+            Vector loaded[kRounds];
+            for (unsigned r = 0; r < kRounds; ++r) {
+                if (r * kWarpSize + lane < kVectors) loaded[r] = source[r * kWarpSize + lane];
+            }
+            for (unsigned r = 0; r < kRounds; ++r) {
+                if (r * kWarpSize + lane < kVectors) target[r * kWarpSize + lane] = loaded[r];
+            }
+            warp.sync();  // the part is in before the lanes read their items
+            for (unsigned i = 0; i < Policy::kItemsPerThread; ++i) items[i] = turning[lane * Policy::kItemsPerThread + i];
+            return;
+        }
+    }
+    for (unsigned k = lane; k < kPart; k += kWarpSize) turning[k] = warp_start + k < n ? in[warp_start + k] : op.identity();
+    warp.sync();  // the part is in before the lanes read their items
+    for (unsigned i = 0; i < Policy::kItemsPerThread; ++i) items[i] = turning[lane * Policy::kItemsPerThread + i];
+}
+
+// The reverse of load_warp_part (positions below n only). A lane overwrites only the places it
+// read itself, so no barrier is needed before.
+template <class Policy, class T>
+__device__ void store_warp_part(T* out, std::size_t warp_start, std::size_t n, bool vectors, const Warp& warp, T* turning,
+                                const T (&items)[Policy::kItemsPerThread]) {
+    constexpr unsigned kPart = TileLayout<Policy, T>::kWarpPart;
+    const unsigned lane = warp.thread_rank();
+    for (unsigned i = 0; i < Policy::kItemsPerThread; ++i) turning[lane * Policy::kItemsPerThread + i] = items[i];
+    warp.sync();  // every lane's items are in before the part is read
+    if constexpr (kMovesInVectors<T>) {
+        if (vectors && warp_start + kPart <= n) {
+            constexpr unsigned kVectors = kPart * sizeof(T) / sizeof(Vector);
+            const Vector* const source = reinterpret_cast<const Vector*>(turning);
+            Vector* const target = reinterpret_cast<Vector*>(out + warp_start);
+            for (unsigned v = lane; v < kVectors; v += kWarpSize) target[v] = source[v];
+            return;
+        }
+    }
+    for (unsigned k = lane; k < kPart; k += kWarpSize) {
+        if (warp_start + k < n) out[warp_start + k] = turning[k];
+    }
+}
+
+template <unsigned Items, class T, class Op>
+__device__ T combine_items(const T (&items)[Items], Op op) {
+    T total = items[0];
+    for (unsigned i = 1; i < Items; ++i) total = op(total, items[i]);
+    return total;
+}
+
+// ---- The block scan with a prefix callback ---------------------------------------------------
+
+// Each thread gets what comes before its value: the values of the threads before it in the
+// block, after what `prefix` returns for the block's total. Warp 0 calls prefix(warp, total)
+// (the look-back) between the two barriers, while the other warps wait. After CUB's BlockScan
+// with a block prefix callback.
+template <class T, class Op, class Prefix>
+__device__ T block_exclusive_scan_with_prefix(const Warp& warp, T value, T* warp_values, const Prefix& prefix, Op op) {
+    const unsigned lane = warp.thread_rank();
+    // TODO 4: scan the threads' values within each warp (warp_inclusive_scan); warp 0 scans
+    //         the warps' totals, calls prefix(warp, block total) to learn what comes before
+    //         the block, and turns the totals into what comes before each warp; return what
+    //         comes before this thread.
+    return value;
+}
+
+// ---- The kernel -------------------------------------------------------------------------------
+
+template <class Policy, class T, class Op>
+__global__ void __launch_bounds__(Policy::kThreads)
+    decoupled_lookback_kernel(const T* in, T* out, std::size_t n, bool vectors, TileStatus<T> status, Op op) {
+    using Layout = TileLayout<Policy, T>;
+    extern __shared__ __align__(scanlab::kSharedAlignment) unsigned char shared_bytes[];  // Layout::kBytes
+    __shared__ unsigned shared_tile;  // this block's tile number
+    const Warp warp = cg::tiled_partition<kWarpSize>(cg::this_thread_block());
+    T* const turning = reinterpret_cast<T*>(shared_bytes) + warp.meta_group_rank() * Layout::kWarpPart;
+    T* const warp_values = reinterpret_cast<T*>(shared_bytes) + Policy::kWarps * Layout::kWarpPart;
+    T items[Policy::kItemsPerThread];
+
+    // TODO 5: take this block's tile number from the ticket (one thread, shared through
+    //         shared_tile), load the tile (load_warp_part), combine each thread's items, scan
+    //         the block with the look-back as its prefix (LookbackPrefix), finish the items
+    //         from what comes before them and store them (store_warp_part).
+}
+
+// ---- The host entry ---------------------------------------------------------------------------
+
+// Like CUB's: called with d_temp_storage == nullptr, sets temp_storage_bytes to what a scan of n
+// elements needs and returns; otherwise scans d_in[0, n) into d_out with that storage (at least
+// temp_storage_bytes of device memory, kept by the caller across calls), on the default stream.
+template <class Policy, class T, class Op>
+void decoupled_lookback_scan(void* d_temp_storage, std::size_t& temp_storage_bytes, const T* d_in, T* d_out, std::size_t n,
+                             Op op) {
+    const std::size_t tiles_wide = scanlab::ceil_div(n, Policy::kTileSize);
+    if (tiles_wide > 0xFFFFFFFFu) throw std::invalid_argument("more tiles than a 32-bit ticket can number: n = " + std::to_string(n));
+    const auto tiles = static_cast<unsigned>(tiles_wide);
+    const std::size_t needed = TileStatus<T>::bytes(tiles);
+    if (d_temp_storage == nullptr) {
+        temp_storage_bytes = needed;
+        return;
+    }
+    if (temp_storage_bytes < needed) {
+        throw std::invalid_argument("temporary storage of " + std::to_string(temp_storage_bytes) + " bytes, a scan of " +
+                                    std::to_string(n) + " elements needs " + std::to_string(needed));
+    }
+    if (n == 0) return;
+    // 16-byte loads and stores need 16-byte aligned arrays (cudaMalloc's are).
+    const bool vectors = reinterpret_cast<std::uintptr_t>(d_in) % sizeof(Vector) == 0 &&
+                         reinterpret_cast<std::uintptr_t>(d_out) % sizeof(Vector) == 0;
+    // Tiles whose shared memory exceeds the 48 KiB a kernel gets by default opt in to more.
+    constexpr std::size_t shared_bytes = TileLayout<Policy, T>::kBytes;
+    if constexpr (shared_bytes > kMaxTileSharedBytes) {
+        SCANLAB_CUDA_CHECK(cudaFuncSetAttribute(decoupled_lookback_kernel<Policy, T, Op>,
+                                                cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes)));
+    }
+    // TODO 6: reset the tiles' status words and the ticket in the temporary storage, launch
+    //         one block of Policy::kThreads threads per tile, and check the launch.
+}
+
+// The same with the tuning of this kit's GPUs (TunedPolicy).
+template <class T, class Op>
+void decoupled_lookback_scan(void* d_temp_storage, std::size_t& temp_storage_bytes, const T* d_in, T* d_out, std::size_t n,
+                             Op op) {
+    decoupled_lookback_scan<TunedPolicy<T>>(d_temp_storage, temp_storage_bytes, d_in, d_out, n, op);
+}
+
+#endif  // SCANLAB_LAB_09_DECOUPLED_LOOKBACK_CU_INCLUDED

@@ -197,14 +197,14 @@ public:
     __device__ TileObservation<T> wait_for(const Warp& warp, bool exists, unsigned tile) const {
         // BEGIN SOLUTION
         const volatile unsigned* const word = states_ + tile;  //@ state-read
-        unsigned state = exists ? *word : kAggregate;
+        unsigned state = exists ? *word : kAggregate;  //@ state-first-read
         while (state == kNothingYet) {  // the tile has its ticket: it will publish
             if constexpr (BackoffNs > 0) __nanosleep(BackoffNs);
-            state = *word;
+            state = *word;  //@ state-wait
         }
         warp.sync();      // the lanes meet, so that the fence below is one instruction for the warp
         __threadfence();  // the values are read after the states that announced them  //@ observe-fence
-        return {state, exists ? (state == kInclusive ? inclusives_ : aggregates_)[tile] : T{}};
+        return {state, exists ? (state == kInclusive ? inclusives_ : aggregates_)[tile] : T{}};  //@ observe-value
         // END SOLUTION
         // BEGIN PROMPT
         //| // TODO 2: read the lane's tile state through a volatile pointer until it is not
@@ -321,7 +321,7 @@ __device__ void load_warp_part(const T* in, std::size_t warp_start, std::size_t 
     }
     for (unsigned k = lane; k < kPart; k += kWarpSize) turning[k] = warp_start + k < n ? in[warp_start + k] : op.identity();
     warp.sync();  // the part is in before the lanes read their items  //@ load-sync
-    for (unsigned i = 0; i < Policy::kItemsPerThread; ++i) items[i] = turning[lane * Policy::kItemsPerThread + i];
+    for (unsigned i = 0; i < Policy::kItemsPerThread; ++i) items[i] = turning[lane * Policy::kItemsPerThread + i];  //@ items-read
 }
 
 // The reverse of load_warp_part (positions below n only). A lane overwrites only the places it
@@ -377,7 +377,7 @@ __device__ T block_exclusive_scan_with_prefix(const Warp& warp, T value, T* warp
         if (lane < warps) warp_values[lane] = lane == 0 ? before_block : op(before_block, earlier_warps);
     }
     __syncthreads();  // what comes before each warp is in  //@ prefix-barrier
-    const T before_warp = warp_values[warp.meta_group_rank()];
+    const T before_warp = warp_values[warp.meta_group_rank()];  //@ before-warp-read
     return lane == 0 ? before_warp : op(before_warp, earlier_lanes);
     // END SOLUTION
     // BEGIN PROMPT
@@ -404,7 +404,7 @@ __global__ void __launch_bounds__(Policy::kThreads)
     // BEGIN SOLUTION
     if (threadIdx.x == 0) shared_tile = status.take_ticket();  //@ ticket
     __syncthreads();  // every thread knows the tile  //@ ticket-barrier
-    const unsigned tile = shared_tile;
+    const unsigned tile = shared_tile;  //@ tile-read
     const std::size_t warp_start = (static_cast<std::size_t>(tile) * Policy::kWarps + warp.meta_group_rank()) * Layout::kWarpPart;
     load_warp_part<Policy>(in, warp_start, n, vectors, warp, turning, items, op);
     const T own_total = combine_items(items, op);

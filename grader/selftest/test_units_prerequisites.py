@@ -31,7 +31,7 @@ FAKES = {
 def packages(purpose: str, backend: str = "sim") -> list[str]:
     """What the list asks for: every line, or only those whose prefix fits."""
     wanted = {"": True, "sim:": purpose == "check" or backend == "sim", "check:": purpose == "check",
-              "reports:": purpose in ("reports", "check")}
+              "reports:": purpose in ("reports", "check"), "recommended:": True}
     names = []
     for line in LIST.read_text().splitlines():
         words = line.split("#")[0].split()
@@ -131,7 +131,8 @@ class PrerequisitesTest(unittest.TestCase):
     def test_passwordless_sudo_installs(self):
         proc = self.run_script(["cmake"], sudo="yes")
         self.assertEqual(proc.returncode, 0, proc.stderr)
-        missing = [p for p in packages("grade") if p != "cmake"]
+        # The needed packages first, then the recommended one.
+        missing = [p for p in packages("grade") if p not in ("cmake", "bubblewrap")] + ["bubblewrap"]
         self.assertEqual(self.apt_calls()[1], "apt-get install -y -qq --no-install-recommends " + " ".join(missing))
         self.assertIn("sudo", self.log.read_text())
 
@@ -148,6 +149,33 @@ class PrerequisitesTest(unittest.TestCase):
         proc = self.run_script([], uid="0", apt_status="100")
         self.assertEqual(proc.returncode, 2)
         self.assertIn("apt-get could not install", proc.stderr)
+
+    def test_a_recommended_package_missing_without_rights_is_named_and_grading_goes_on(self):
+        proc = self.run_script([p for p in packages("grade") if p != "bubblewrap"])
+        self.assertEqual((proc.returncode, self.apt_calls()), (0, []), proc.stderr)
+        self.assertEqual(proc.stderr.splitlines(), [
+            "scanlab: these Debian packages are missing: bubblewrap",
+            "scanlab: install them with:  sudo apt-get install bubblewrap",
+            "scanlab: grading goes on without: bubblewrap (grader/README.md, 'The sandbox', says what is weaker)",
+        ])
+
+    def test_a_recommended_package_the_archive_lacks_does_not_keep_the_needed_ones_out(self):
+        # The first install (both packages) fails, the second (the needed one alone) succeeds.
+        (self.bin / "apt-get").write_text(
+            '#!/usr/bin/env bash\necho "apt-get $*" >> "$FAKE_LOG"\n'
+            '[[ $1 == install && " $* " == *" bubblewrap "* ]] && exit 100\nexit 0\n')
+        have = [p for p in packages("grade") if p not in ("bubblewrap", "libgtest-dev")]
+        proc = self.run_script(have, uid="0")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(self.apt_calls()[-1], "apt-get install -y -qq --no-install-recommends libgtest-dev")
+        self.assertIn("scanlab: apt-get could not install: libgtest-dev bubblewrap", proc.stderr)
+        self.assertIn("scanlab: grading goes on without: bubblewrap", proc.stderr)
+
+    def test_the_test_suite_needs_the_recommended_packages(self):
+        proc = self.run_script([p for p in packages("check") if p != "bubblewrap"], purpose="check")
+        self.assertEqual(proc.returncode, 2)
+        self.assertIn("missing: bubblewrap", proc.stderr)
+        self.assertNotIn("goes on", proc.stderr)
 
     def test_simcc_on_a_fresh_machine_names_the_packages_and_builds_nothing(self):
         have = [p for p in packages("grade") if p not in ("python3-clang", "libboost-context-dev")]

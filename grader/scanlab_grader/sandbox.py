@@ -249,8 +249,10 @@ class Sandbox:
               rlimits: Rlimits = Rlimits()) -> Box:
         """Starts `cmd` in the box, in a session of its own, stdin from /dev/null, stdout and
         stderr to `stdout`, with the file descriptors `pass_fds` inherited. It may write the
-        folders `writable` only; `scratch`, one of them, is its TMPDIR."""
-        self._prepare(writable)
+        folders `writable` only; `scratch`, one of them or inside one, is its TMPDIR."""
+        # The scratch folder is made by the grader: the separate user must own it too, or a
+        # program that writes its TMPDIR (compute-sanitizer does, before anything) fails.
+        self._prepare(writable + ((scratch,) if scratch is not None else ()))
         env = dict(env)
         if scratch is not None:
             env["TMPDIR"] = str(scratch)

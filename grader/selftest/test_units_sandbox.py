@@ -104,6 +104,21 @@ class SandboxTest(unittest.TestCase):
                 self.assertEqual(rc != 0, name != "none")
                 outside.unlink(missing_ok=True)
 
+    def test_a_scratch_folder_the_grader_made_inside_the_writable_one_is_writable(self):
+        # As the runner does it: the lab's log folder is writable, and the run's TMPDIR is a
+        # folder the grader makes inside it just before (compute-sanitizer writes there first).
+        for name, box in self.boxes.items():
+            with self.subTest(name):
+                scratch = self.scratch / f"{name}-scratch"
+                scratch.mkdir()
+                log = open(Path(self.tmp.name) / "log", "ab")
+                self.addCleanup(log.close)
+                running = box.spawn(["/bin/sh", "-c", 'touch "$TMPDIR/tmp"'], cwd=self.scratch, env=dict(os.environ),
+                                    stdout=log, writable=(self.scratch,), scratch=scratch)
+                rc, _ = self.finish(running)
+                self.assertEqual(rc, 0)
+                self.assertTrue((scratch / "tmp").exists())
+
     def test_the_namespace_box_has_no_network(self):
         if "namespaces" not in self.boxes:
             self.skipTest("this machine cannot make namespaces")

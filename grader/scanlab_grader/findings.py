@@ -30,6 +30,11 @@ _THREAD = re.compile(r"\s+block (?P<block>\([\d,]+\)) thread (?P<thread>\([\d,]+
 _FUNCTION = re.compile(r"^ \(in (?P<function>.*)\)$")
 # A lab file's path as a build writes it: anything, then the lab folder (NN-name/...).
 _LAB_PATH = re.compile(r"(?<![\w./-])(?:/[^\s:'\"()]*?)?/(?P<lab>\d\d-[a-z0-9][a-z0-9-]*/[^\s:'\"()]+)")
+# The staging copy of a submission, absolute or relative (a build root inside the kit, as the
+# default build/grade is, makes the compiler write it relative to the kit):
+# .../submissions/NAME-DIGEST/NN-name/file.
+_STAGED_PATH = re.compile(r"(?<![\w./-])[^\s:'\"()]*submissions/[^\s/:'\"()]+/"
+                          r"(?P<lab>\d\d-[a-z0-9][a-z0-9-]*/[^\s:'\"()]+)")
 MAX_SHOWN = 6  # places listed under one check; the rest are counted
 
 
@@ -106,6 +111,7 @@ def _lab_file(m: re.Match) -> str:
 
 def student_paths_in(text: str, repo: Path | None) -> str:
     """Every absolute path in a message written the student's way (see student_path)."""
+    text = _STAGED_PATH.sub(lambda m: m.group("lab"), text)
     text = _LAB_PATH.sub(_lab_file, text)
     if repo is not None:
         text = text.replace(str(repo) + os.sep, "")

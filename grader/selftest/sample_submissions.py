@@ -78,7 +78,7 @@ def _reads_own_reference(text: str, where: str) -> str:
     return _cheat_reads_reference(lab_dir, file)(text, where)
 
 
-_KOGGE_STONE_LAUNCH = """    kogge_stone_inplace_kernel<<<section_count(n, section_size), section_size, shared_bytes>>>(
+_KOGGE_STONE_LAUNCH = """    kogge_stone_inplace_kernel<<<section_count(n, section_size), section_size, shared_bytes>>>(  //@ inplace-launch
         d_in, d_out, n, op);
     SCANLAB_CUDA_CHECK(cudaGetLastError());"""
 _KOGGE_STONE_ON_HOST = """    (void)shared_bytes;

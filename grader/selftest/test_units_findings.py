@@ -55,6 +55,12 @@ class FindingsTest(unittest.TestCase):
         text = f"the lab code failed: {STAGED}:170: cudaGetLastError() failed"
         self.assertEqual(findings.student_paths_in(text, REPO),
                          "the lab code failed: 02-kogge-stone/kogge_stone.cu:170: cudaGetLastError() failed")
+        # A build root inside the kit (the default build/grade) makes the compiler write the
+        # staging copy's path relative to the kit.
+        relative = "the lab code failed: build/grade/submissions/stu-68896021/02-kogge-stone/kogge_stone.cu:170: x"
+        self.assertEqual(findings.student_paths_in(relative, REPO), "the lab code failed: 02-kogge-stone/kogge_stone.cu:170: x")
+        self.assertEqual(findings.student_paths_in("solutions/06-hierarchical/hierarchical_scan.cu", REPO),
+                         "solutions/06-hierarchical/hierarchical_scan.cu")
         # The grader's own test files and the kit's copies of a lab keep their place in the kit.
         self.assertEqual(findings.student_paths_in("/home/kit/grader/labs/02-kogge-stone/t_test.cpp:3", REPO),
                          "grader/labs/02-kogge-stone/t_test.cpp:3")

@@ -5,12 +5,47 @@
 #                                                       the rewritten C++ of a .cu (sim backend)
 #   scanlab_sim_rewritten_path(<file.cu> <out_var>)     where that rewritten file goes
 
+# The compute capabilities of this machine's GPUs as CMake architectures ("90;80"), from
+# nvidia-smi; empty where there is no GPU or no driver.
+function(scanlab_detect_gpu_architectures out_var)
+  set(architectures "")
+  find_program(SCANLAB_NVIDIA_SMI nvidia-smi)
+  if(SCANLAB_NVIDIA_SMI)
+    execute_process(COMMAND "${SCANLAB_NVIDIA_SMI}" --query-gpu=compute_cap --format=csv,noheader
+                    OUTPUT_VARIABLE capabilities RESULT_VARIABLE status ERROR_QUIET TIMEOUT 30)
+    if(status EQUAL 0)
+      string(REPLACE "\n" ";" capabilities "${capabilities}")
+      foreach(capability IN LISTS capabilities)
+        string(STRIP "${capability}" capability)
+        if(capability MATCHES "^([0-9]+)\\.([0-9]+)$")
+          list(APPEND architectures "${CMAKE_MATCH_1}${CMAKE_MATCH_2}")
+        endif()
+      endforeach()
+      list(REMOVE_DUPLICATES architectures)
+    endif()
+  endif()
+  set(${out_var} "${architectures}" PARENT_SCOPE)
+endfunction()
+
 if(SCANLAB_BACKEND STREQUAL "cuda")
+  # The GPU architectures to compile for. Unless CMAKE_CUDA_ARCHITECTURES or CUDAARCHS says
+  # otherwise: those of the GPUs on this machine, else 90 (the H100). Decided before
+  # enable_language(CUDA), which would otherwise settle on nvcc's own default (7.5 for CUDA 13):
+  # code for an older architecture still runs on a newer GPU, JIT-compiled, but CUB and Thrust
+  # then choose their tunings for that older architecture, and every baseline is slower than a
+  # user's build would be.
+  if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES AND NOT DEFINED ENV{CUDAARCHS})
+    scanlab_detect_gpu_architectures(scanlab_gpu_architectures)
+    if(scanlab_gpu_architectures)
+      set(CMAKE_CUDA_ARCHITECTURES "${scanlab_gpu_architectures}")
+      message(STATUS "scanlab: compiling for the GPU architectures of this machine: ${scanlab_gpu_architectures}")
+    else()
+      set(CMAKE_CUDA_ARCHITECTURES 90)
+      message(STATUS "scanlab: no GPU found; compiling for architecture 90 (set CMAKE_CUDA_ARCHITECTURES for another)")
+    endif()
+  endif()
   enable_language(CUDA)
   find_package(CUDAToolkit REQUIRED)
-  if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
-    set(CMAKE_CUDA_ARCHITECTURES 90)
-  endif()
   set(CMAKE_CUDA_STANDARD 17)
   set(CMAKE_CUDA_STANDARD_REQUIRED ON)
 elseif(NOT SCANLAB_BACKEND STREQUAL "sim")

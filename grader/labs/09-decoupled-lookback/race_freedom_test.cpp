@@ -5,7 +5,7 @@ namespace {
 using namespace lab09;
 
 // Values of 8 bytes (affine maps) hand over a state and a value in separate words, with a
-// fence on both sides; values of 4 bytes (int, max) one word that holds both.
+// release store and an acquire load; values of 4 bytes (int, max) one word that holds both.
 TEST(Lab09RaceFreedom, DecoupledLookback) {
     const std::vector<WholeSize> sizes{{200, kSmallTile}, {40 * kSmallTile + 1, kSmallTile}, {5 * kLargeTile + 3, kLargeTile}};
     expect_whole_scan_race_free<AffineCompose>(kLookback, sizes);

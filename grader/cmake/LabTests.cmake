@@ -18,25 +18,31 @@ add_custom_target(lab_tests)
 
 # A lab with a performance check (grader/labs/common/performance_check.hpp) has a
 # performance_reference.cu that compiles its reference solution into a namespace of its own.
-# On the cuda backend, where the kit has its solutions (not in the student repository), that
-# file and CUB's baseline join the lab's suite, with SCANLAB_HAS_REFERENCE_SOLUTION; elsewhere
-# the check's test is skipped and says why. The reference does not depend on the submission,
-# so it belongs to the suite, built once for every submission.
+# On the cuda backend CUB's baseline joins the lab's suite; where the kit has its solutions
+# (the instructor's copy, not the student repository) that file joins it too, with
+# SCANLAB_HAS_REFERENCE_SOLUTION. A student's copy times the submission against CUB alone and
+# the check says that its grading is the instructor's; on the simulator the check's test is
+# skipped and says why. Neither depends on the submission, so they belong to the suite, built
+# once for every submission.
 function(scanlab_add_performance_reference suite lab_dir source)
   set(reference_entry "${CMAKE_CURRENT_SOURCE_DIR}/performance_reference.cu")
   set(reference_source "${PROJECT_SOURCE_DIR}/solutions/${lab_dir}/${source}")
-  if(NOT SCANLAB_BACKEND STREQUAL "cuda" OR NOT EXISTS "${reference_entry}" OR NOT EXISTS "${reference_source}")
+  if(NOT SCANLAB_BACKEND STREQUAL "cuda" OR NOT EXISTS "${reference_entry}")
     return()
   endif()
-  set(sources "${reference_entry}" "${SCANLAB_LAB_TEST_HELPERS}/performance_baselines.cu")
+  set(sources "${SCANLAB_LAB_TEST_HELPERS}/performance_baselines.cu")
+  # The GPU timer is reports/bench's.
+  target_include_directories(${suite} PRIVATE "${PROJECT_SOURCE_DIR}/reports/bench_program")
+  if(EXISTS "${reference_source}")
+    list(APPEND sources "${reference_entry}")
+    set_source_files_properties("${reference_entry}" TARGET_DIRECTORY ${suite} PROPERTIES
+      COMPILE_DEFINITIONS "SCANLAB_REFERENCE_SOURCE=\"${reference_source}\"")
+    # The earlier labs a reference includes are references too.
+    target_include_directories(${suite} PRIVATE "${PROJECT_SOURCE_DIR}/solutions")
+    target_compile_definitions(${suite} PRIVATE SCANLAB_HAS_REFERENCE_SOLUTION)
+  endif()
   target_sources(${suite} PRIVATE ${sources})
   set_source_files_properties(${sources} TARGET_DIRECTORY ${suite} PROPERTIES LANGUAGE CUDA)
-  set_source_files_properties("${reference_entry}" TARGET_DIRECTORY ${suite} PROPERTIES
-    COMPILE_DEFINITIONS "SCANLAB_REFERENCE_SOURCE=\"${reference_source}\"")
-  # The earlier labs a reference includes are references too; the GPU timer is reports/bench's.
-  target_include_directories(${suite} PRIVATE "${PROJECT_SOURCE_DIR}/solutions"
-                                              "${PROJECT_SOURCE_DIR}/reports/bench_program")
-  target_compile_definitions(${suite} PRIVATE SCANLAB_HAS_REFERENCE_SOLUTION)
 endfunction()
 
 function(scanlab_add_lab_tests)

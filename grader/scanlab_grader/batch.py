@@ -10,9 +10,10 @@ What is not student code is built once, before the first student, in <results>/b
 the simulator runtime, the grader's harness and each lab's GoogleTest objects (labNN_suite).
 Every student's build tree imports them (CMake's SCANLAB_PREBUILT_DIR, grader/cmake/Prebuilt.cmake)
 and compiles only the student's lab files and links. Worker K keeps one such tree
-(<results>/build/worker-K) whose submission folder is always the same path; each student's lab
-files are copied there before their turn, so a tree is configured once per worker and Ninja
-rebuilds only what a student's files changed.
+(<results>/build/worker-K) whose submission folder is always the same path, so a tree is
+configured once per worker; before each student's turn everything the student before left
+there (their files, what was built of them, their logs) is removed (`clear_worker`): a
+student's runs see their own build tree, and it holds nothing of anyone else.
 
 Results go to <results> (default: SUBMISSIONS_DIR-grades/): reports/<student>.txt and .json,
 and gradebook.csv, rewritten after every student. A re-run skips students whose report is
@@ -42,7 +43,7 @@ from pathlib import Path
 
 from . import manifest as manifest_mod
 from . import options
-from .build import BuildTree
+from .build import BuildTree, keep_configuration_only
 from .paths import GRADE, REPO
 
 ARCHIVE_SUFFIXES = (".tar.gz", ".tgz", ".zip")
@@ -109,6 +110,20 @@ def unpack(archive: Path, dest: Path) -> Path:
     return dest
 
 
+def clear_worker(work: Path) -> None:
+    """Before a student's turn, a worker's folder keeps nothing of the student before: their
+    unpacked archive, staged files, rewritten sources, objects, test programs and logs go
+    (the student's runs may read this folder), and of each build tree only its configuration
+    stays, so that it is configured once per worker. A build tree without a record of its
+    configuration goes as a whole."""
+    if not work.is_dir():
+        return
+    for entry in work.iterdir():
+        if entry.is_dir() and not entry.is_symlink() and keep_configuration_only(entry):
+            continue
+        shutil.rmtree(entry) if entry.is_dir() and not entry.is_symlink() else entry.unlink()
+
+
 @dataclass
 class Outcome:
     student: str
@@ -167,6 +182,7 @@ class Batch:
         started = time.monotonic()
         self.reports.mkdir(parents=True, exist_ok=True)
         work = self.build_root / worker
+        clear_worker(work)
         error_file = self.reports / f"{s.name}.error"
         try:
             folder = unpack(s.entry, work / "unpacked") if s.entry.is_file() else s.entry

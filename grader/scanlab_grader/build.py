@@ -15,6 +15,9 @@ from . import sandbox
 
 _QUERY_CLIENT = "client-scanlab-grade"
 _STAMP = "scanlab-grade-configure.json"
+# The files the configure step left in the tree (one relative path a line): what a batch keeps
+# of a worker's tree between two students (keep_configuration_only).
+_CONFIGURED_FILES = "scanlab-grade-configured-files.txt"
 
 # gcc/clang: file:line[:col]: [fatal ]error: message    nvcc: file(line): error: message
 _GCC_ERROR = re.compile(r"^(?P<file>[^\s:][^:]*):(?P<line>\d+):(?:\d+:)? (?:fatal )?error: (?P<msg>.*)$")
@@ -94,6 +97,7 @@ class BuildTree:
         rc, out = _run(cmd, self.repo, self.build_timeout_s)
         if rc == 0:
             stamp.write_text(json.dumps(args))
+            _record_configuration(self.dir)
         return BuildResult(rc == 0, out)
 
     def _reply_index(self) -> Path | None:
@@ -145,6 +149,37 @@ class BuildTree:
         artifact = self.targets().get(target, artifact)
         ok = rc == 0 and artifact is not None and artifact.exists()
         return BuildResult(ok, out, artifact if ok else None)
+
+
+def _record_configuration(tree: Path) -> None:
+    """Lists what a freshly configured tree holds: the configuration (CMakeCache.txt, the
+    generator's files, the file API's reply) and its folders, nothing yet built or run."""
+    entries = sorted(str(p.relative_to(tree)) for p in tree.rglob("*"))
+    (tree / _CONFIGURED_FILES).write_text("".join(f"{e}\n" for e in entries))
+
+
+def keep_configuration_only(tree: Path) -> bool:
+    """Removes from a configured tree everything its configure step did not leave: what builds
+    and runs wrote (rewritten sources, objects, test programs, logs, Ninja's logs), so that the
+    tree holds nothing of the submission it last built, and keeps the configuration, so that
+    the next submission's build need not configure again. False (the tree left as it is) when
+    the tree has no record of its configuration: it must then be removed as a whole."""
+    record = tree / _CONFIGURED_FILES
+    if not record.is_file():
+        return False
+    keep = set(record.read_text().splitlines()) | {_CONFIGURED_FILES}
+    for folder, dirs, files in os.walk(tree):
+        here = Path(folder)
+        for name in list(dirs):
+            path = here / name
+            if str(path.relative_to(tree)) not in keep:
+                dirs.remove(name)
+                path.unlink() if path.is_symlink() else shutil.rmtree(path)
+        for name in files:
+            path = here / name
+            if str(path.relative_to(tree)) not in keep:
+                path.unlink()
+    return True
 
 
 def first_errors(output: str, submission: Path, repo: Path, limit: int = 4) -> list[str]:

@@ -30,7 +30,8 @@ class CheckResult:
     check: Check
     status: str  # pass | fail | skip
     kind: str = ""  # why it failed: assertion crash timeout memory exit not-run skipped-test compile build
-    #                  tampered manifest sanitizer missing ; or gpu-only when skipped
+    #                  tampered manifest sanitizer missing ; when skipped: gpu-only, simulator-only, or
+    #                  instructor-graded (a performance check in a student's copy of the kit)
     reason: str = ""
     details: list[str] = field(default_factory=list)
     tests: list[str] = field(default_factory=list)
@@ -116,6 +117,30 @@ def _backend_cannot_grade(check: Check, backend: str) -> CheckResult | None:
     if check.category == "efficiency" and backend != "sim":
         return _simulator_only(check)
     return None
+
+
+def kit_has_reference(repo: Path, lab: Lab) -> bool:
+    """Whether this copy of the kit has `lab`'s reference solution, which a performance check
+    times the submission against on a GPU: the instructor's copy has it, a student's copy
+    (grader/release) has no solutions/ (grader/cmake/LabTests.cmake asks the same)."""
+    folder = repo / "solutions" / lab.dir
+    return folder.is_dir() and any(p.suffix == ".cu" for p in folder.iterdir())
+
+
+def _graded_by_the_instructor(result: CheckResult) -> CheckResult:
+    """A performance check in a student's copy of the kit: its test timed the submission against
+    CUB alone and skipped (grader/labs/common/performance_check.hpp), since the comparison with
+    the reference solution, and the check's points, are the instructor's grading. It is shown
+    as not graded with what it measured: never as failed (a skipped test fails any other
+    check), never as passed. A run that went wrong before the timing says so in the reason."""
+    if result.status == "fail" and result.kind != "skipped-test":
+        reason = (f"not graded in a student's copy (the instructor's grading, {result.check.points:g} points); "
+                  f"its run failed before the timing: {result.reason}")
+    else:
+        reason = (f"not graded in a student's copy: the comparison with the reference solution and its "
+                  f"{result.check.points:g} points are the instructor's grading"
+                  + ("; measured against CUB alone" if result.measured else ""))
+    return dataclasses.replace(result, status="skip", kind="instructor-graded", reason=_one_line(reason))
 
 
 def _findings(outcomes: list[TestOutcome], repo: Path | None,
@@ -304,6 +329,20 @@ def child_environment() -> dict[str, str]:
 
 
 def grade_lab(lab: Lab, opts: Options, tree: BuildTree | None, configure_error: list[str] | None) -> LabResult:
+    return for_this_copy_of_the_kit(_grade_lab(lab, opts, tree, configure_error), opts.repo, opts.backend)
+
+
+def for_this_copy_of_the_kit(result: LabResult, repo: Path, backend: str) -> LabResult:
+    """On a GPU in a student's copy of the kit (no reference solution), a lab's performance
+    checks are shown as the instructor's to grade, whatever their test did; the instructor's
+    copy grades them."""
+    if backend == "cuda" and not kit_has_reference(repo, result.lab):
+        result.checks = [_graded_by_the_instructor(c) if c.check.category == "performance" else c
+                         for c in result.checks]
+    return result
+
+
+def _grade_lab(lab: Lab, opts: Options, tree: BuildTree | None, configure_error: list[str] | None) -> LabResult:
     lab_src = opts.submission / lab.dir
     binary = opts.test_binaries.get(lab.number)
     staged = opts.staged.get(lab.number)

@@ -273,7 +273,7 @@ def run_suite(cmd_for: Callable[[str | None, int], list[str]], *, env: dict[str,
                 details = _failure_lines(ended.failures, repo)
                 why = _summary(ended.failures, repo) if ended.failures else "no reason given"
                 suite.outcomes[name] = TestOutcome(name, "skip", f"{name} was skipped: {why}", details,
-                                                   ended.ms, findings=ended.findings)
+                                                   ended.ms, ended.measured, ended.findings)
             else:
                 details = _failure_lines(ended.failures, repo)
                 suite.outcomes[name] = TestOutcome(name, "fail", f"{name} failed: {_summary(ended.failures, repo)}",

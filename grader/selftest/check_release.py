@@ -9,7 +9,10 @@ skeleton, which must fail), and the release must have:
 - no [[mutant]] table, no hidden check (manifest and README points table), no hidden test file;
 - every other check of every lab, and skeletons equal to the kit's labs/;
 - none of the solution regions' code in any file. The search is shown to find a region that
-  is planted in the release afterwards, so it can fail.
+  is planted in the release afterwards, so it can fail;
+- for every lab with a performance check, no reference solution as the grader looks for it:
+  on a GPU the release times such a check against CUB alone and shows it as the instructor's
+  to grade (grading.kit_has_reference; test_units_performance.py), where the kit grades it.
 
 Usage: check_release.py --work-dir DIR [--jobs N]"""
 
@@ -23,7 +26,7 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 sys.path.insert(0, str(HERE.parent))
 
-from scanlab_grader import manifest, release  # noqa: E402
+from scanlab_grader import grading, manifest, release  # noqa: E402
 
 HIDDEN_LAB = "01-sequential"
 HIDDEN_TEST_FILE = "hidden_probe_test.cpp"
@@ -102,6 +105,9 @@ def main() -> int:
         table_total = f"| | total | {student.max_points:g} |"
         if table_total not in readme:
             problems.append(f"lab {number}: its README's points table does not total {student.max_points:g}")
+        if any(c.category == "performance" for c in lab.checks):
+            if grading.kit_has_reference(out, lab) or not grading.kit_has_reference(kit, lab):
+                problems.append(f"lab {number}: its performance check would be graded in the release, or not in the kit")
         for source in (kit / "labs" / lab.dir).iterdir():
             if source.name != "README.md" and (out / "labs" / lab.dir / source.name).read_text() != source.read_text():
                 problems.append(f"lab {number}: the release's skeleton {source.name} differs from the kit's")

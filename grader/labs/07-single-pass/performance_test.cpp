@@ -14,12 +14,12 @@ namespace {
 constexpr unsigned kPerformanceTile = 2 * kLargeTile;
 
 TEST(Lab07Performance, LargeArrayAgainstReferenceAndCub) {
-#if SCANLAB_PERFORMANCE_MEASURED
+#if SCANLAB_PERFORMANCE_TIMED
     expect_performance(
         [](const int* in, int* out, std::size_t n) { single_pass_scan(in, out, n, kPerformanceTile, scanlab::Plus<int>{}); },
-        [](const int* in, int* out, std::size_t n) {
+        SCANLAB_REFERENCE_SCAN([](const int* in, int* out, std::size_t n) {
             scanlab_reference::single_pass_scan(in, out, n, kPerformanceTile, scanlab::Plus<int>{});
-        });
+        }));
 #else
     SCANLAB_SKIP_PERFORMANCE();
 #endif

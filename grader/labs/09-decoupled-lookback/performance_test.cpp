@@ -11,7 +11,7 @@
 namespace lab09 {
 namespace {
 
-#if SCANLAB_PERFORMANCE_MEASURED
+#if SCANLAB_PERFORMANCE_TIMED
 using TunedEntry = void (*)(void*, std::size_t&, const int*, int*, std::size_t, scanlab::Plus<int>);
 
 // One call as a user makes it: the size of the temporary storage, then the scan.
@@ -23,12 +23,14 @@ void scan_with(scanlab::DeviceScratch& storage, TunedEntry scan, const int* in, 
 #endif
 
 TEST(Lab09Performance, LargeArrayAgainstReferenceAndCub) {
-#if SCANLAB_PERFORMANCE_MEASURED
+#if SCANLAB_PERFORMANCE_TIMED
     scanlab::DeviceScratch mine, theirs;
     const TunedEntry submission = decoupled_lookback_scan<int, scanlab::Plus<int>>;
-    const TunedEntry reference = scanlab_reference::decoupled_lookback_scan<int, scanlab::Plus<int>>;
     expect_performance([&](const int* in, int* out, std::size_t n) { scan_with(mine, submission, in, out, n); },
-                       [&](const int* in, int* out, std::size_t n) { scan_with(theirs, reference, in, out, n); });
+                       SCANLAB_REFERENCE_SCAN([&](const int* in, int* out, std::size_t n) {
+                           const TunedEntry reference = scanlab_reference::decoupled_lookback_scan<int, scanlab::Plus<int>>;
+                           scan_with(theirs, reference, in, out, n);
+                       }));
 #else
     SCANLAB_SKIP_PERFORMANCE();
 #endif

@@ -9,8 +9,12 @@
 //
 // The reference solution is compiled into the same test program in a namespace of its own
 // (performance_reference.cu of the lab's grader folder, built on the cuda backend where the kit
-// has its solutions; grader/cmake/LabTests.cmake). On the simulator nothing is timed: the
-// grader shows the check as not graded and leaves its points out of the total.
+// has its solutions; grader/cmake/LabTests.cmake). A student's copy of the kit (grader/release)
+// has no solutions: there the check times the submission against CUB alone, records that, and
+// skips, saying that the comparison with the reference and its points are the instructor's
+// grading; the grader shows the check as not graded there (grading.py). On the simulator
+// nothing is timed: the grader shows the check as not graded and leaves its points out of the
+// total.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -18,14 +22,24 @@
 #include <cstddef>
 #include <functional>
 
-// 1 where the check can time: nvcc, and the kit's reference solutions built into the program.
-#if !defined(SCANLAB_SIM) && defined(SCANLAB_HAS_REFERENCE_SOLUTION)
-#define SCANLAB_PERFORMANCE_MEASURED 1
+// 1 where the check can time: nvcc (CUB's InclusiveSum is built into the program there).
+#if !defined(SCANLAB_SIM)
+#define SCANLAB_PERFORMANCE_TIMED 1
 #else
-#define SCANLAB_PERFORMANCE_MEASURED 0
+#define SCANLAB_PERFORMANCE_TIMED 0
 #endif
 
-#if SCANLAB_PERFORMANCE_MEASURED
+// The reference solution's scan as the check calls it, where the kit's reference solution is built
+// into the program (the instructor's copy); an empty IntSumScan in a student's copy, where the
+// reference does not exist and its call is never compiled:
+//   expect_performance(<submission's scan>, SCANLAB_REFERENCE_SCAN(<a lambda calling the reference>));
+#if defined(SCANLAB_HAS_REFERENCE_SOLUTION)
+#define SCANLAB_REFERENCE_SCAN(...) ::scanlab::grading::IntSumScan(__VA_ARGS__)
+#else
+#define SCANLAB_REFERENCE_SCAN(...) ::scanlab::grading::IntSumScan()
+#endif
+
+#if SCANLAB_PERFORMANCE_TIMED
 #include <algorithm>
 #include <cstdio>
 #include <string>
@@ -58,7 +72,7 @@ inline constexpr double kMinimumShareOfReference = 0.8;
 // time is the median of its rounds' medians, so that a drift of the clocks hits all three.
 inline constexpr int kRounds = 3;
 
-#if SCANLAB_PERFORMANCE_MEASURED
+#if SCANLAB_PERFORMANCE_TIMED
 
 inline std::string times(double ratio) {
     char text[32];
@@ -116,15 +130,23 @@ struct Contender {
     }
 };
 
+// Where the kit has no reference solution (an empty `reference`: a student's copy), the submission
+// is timed against CUB alone, and the test skips: the check is the instructor's to grade.
+inline constexpr const char* kReferenceIsTheInstructors =
+    "not graded in this copy of the kit: the reference solution is the instructor's (solutions/ is not part of "
+    "the student repository), and so are the comparison with it and the check's points; timed here against "
+    "CUB's InclusiveSum alone";
+
 inline void expect_performance(const IntSumScan& submission, const IntSumScan& reference,
                                std::size_t n = kPerformanceN) {
     const std::vector<int> input = performance_input(n);
     DeviceInts d_in(n), d_out(n);
     SCANLAB_CUDA_CHECK(cudaMemcpy(d_in.get(), input.data(), n * sizeof(int), cudaMemcpyHostToDevice));
 
-    Contender contenders[] = {{"the submission", submission, {}},
-                              {"the reference", reference, {}},
-                              {"CUB", [](const int* in, int* out, std::size_t m) { cub_inclusive_sum(in, out, m); }, {}}};
+    const bool with_reference = static_cast<bool>(reference);
+    std::vector<Contender> contenders = {{"the submission", submission, {}}};
+    if (with_reference) contenders.push_back({"the reference", reference, {}});
+    contenders.push_back({"CUB", [](const int* in, int* out, std::size_t m) { cub_inclusive_sum(in, out, m); }, {}});
     // Untimed runs: each result must be CUB's (a fast wrong scan earns nothing), and CUB's
     // temporary storage is allocated before any timing.
     cub_inclusive_sum(d_in.get(), d_out.get(), n);
@@ -150,8 +172,15 @@ inline void expect_performance(const IntSumScan& submission, const IntSumScan& r
             c.round_medians.push_back(timer.time(policy, [&] { c.scan(d_in.get(), d_out.get(), n); }).median);
         }
     }
-    const double mine = contenders[0].median_ms(), theirs = contenders[1].median_ms(), cub = contenders[2].median_ms();
-    const double of_reference = theirs / mine, of_cub = cub / mine;
+    const double mine = contenders.front().median_ms(), cub = contenders.back().median_ms();
+    const double of_cub = cub / mine;
+    if (!with_reference) {
+        record_measurement(times(of_cub) + " CUB (n = " + power_of_two(n) + " int32: " + milliseconds(mine) +
+                           "; CUB InclusiveSum " + milliseconds(cub) + ")");
+        GTEST_SKIP() << kReferenceIsTheInstructors;
+    }
+    const double theirs = contenders[1].median_ms();
+    const double of_reference = theirs / mine;
     record_measurement(times(of_reference) + " the reference, " + times(of_cub) + " CUB (n = " + power_of_two(n) + " int32: " +
                        milliseconds(mine) + "; reference " + milliseconds(theirs) + ", CUB InclusiveSum " +
                        milliseconds(cub) + ")");
@@ -165,14 +194,8 @@ inline void expect_performance(const IntSumScan& submission, const IntSumScan& r
 
 }  // namespace scanlab::grading
 
-// Where nothing can be timed against the reference (#if !SCANLAB_PERFORMANCE_MEASURED), the test
-// says why and is skipped; the grader shows a performance check as not graded on the simulator
-// (a skipped test never passes a check).
-#if defined(SCANLAB_SIM)
+// On the simulator nothing is timed (#if !SCANLAB_PERFORMANCE_TIMED): the test says why and is
+// skipped, and the grader shows a performance check as not graded there (a skipped test never
+// passes a check).
 #define SCANLAB_SKIP_PERFORMANCE() \
     GTEST_SKIP() << "performance is measured on a GPU only (--backend cuda); not graded on the simulator"
-#else
-#define SCANLAB_SKIP_PERFORMANCE()                                                                       \
-    GTEST_SKIP() << "this copy of the kit has no reference solution to time the submission against " \
-                    "(solutions/ is not part of the student repository): the instructor's copy grades this"
-#endif

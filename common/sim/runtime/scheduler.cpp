@@ -357,6 +357,16 @@ struct Run {
   }
 };
 
+// A block stopped on its own (scheduler::stop_block) leaves its slot as a finished one does,
+// its fibers unwound on the worker that owns them; the launch keeps its error.
+void retire_stopped_block(Block& b) {
+  end_block(b);  // not finished: its fibers are dropped
+  b.stopped = false;
+  b.stopped_alone = false;
+  b.finished = true;
+  b.progressed = true;
+}
+
 void parallel_phase(void* context, unsigned worker) {
   Run& r = *static_cast<Run*>(context);
   for (unsigned slot = worker; slot < r.slot_count; slot += r.workers) {
@@ -369,6 +379,11 @@ void parallel_phase(void* context, unsigned worker) {
         r.to_start[slot] = 0;
       }
       if (!b.finished && !b.stopped) step(b);
+      if (b.stopped_alone) {
+        retire_stopped_block(b);
+        if (!r.advance(slot)) break;
+        continue;
+      }
       if (!b.finished) break;
       end_block(b);
       if (!r.advance(slot)) break;
@@ -386,7 +401,10 @@ void serial_phase(void* context, unsigned worker) {
     Block& b = r.block(slot);
     pending_findings = &b.findings;
     serial_step(b);
-    if (b.finished) {
+    if (b.stopped_alone) {
+      retire_stopped_block(b);
+      r.advance(slot);  // its next block starts in the next parallel phase
+    } else if (b.finished) {
       end_block(b);
       r.advance(slot);  // it starts in the next parallel phase
     }
@@ -480,6 +498,11 @@ void scheduler::abort_kernel(Thread* t, cudaError_t error) {
   std::abort();
 }
 
+void scheduler::stop_block(Thread* t, cudaError_t error) {
+  t->block->stopped_alone = true;
+  abort_kernel(t, error);
+}
+
 const Coordinates& coordinates_or_die(const char* name, const char* file, unsigned line) {
   Finding f;
   f.kind = ReportKind::unsupported;
@@ -539,6 +562,7 @@ void launch(const LaunchRequest& request) {
     if (!all.blocks[slot]) all.blocks[slot] = std::make_unique<Block>();
     Block& b = *all.blocks[slot];
     b.stopped = false;
+    b.stopped_alone = false;
     b.progressed = false;
     b.error = cudaSuccess;
   }

@@ -388,7 +388,7 @@ std::vector<PlantedCase> planted_cases() {
   cases.push_back(clean("IndexCheckedAtBlockZero", "wild_index", true));
   // A loop bounded by the fill pattern read out of bounds ends in bounded time, with its findings.
   cases.push_back(bug("WildLoopStopped", "wild_loop", "out-of-bounds",
-                      stderr_says({"kernel stopped after 65536 out-of-bounds accesses of one block",
+                      stderr_says({"block stopped after 65536 out-of-bounds accesses",
                                    "the launch reports cudaErrorIllegalAddress"})));
   cases.push_back(clean("LoopBoundCheckedAtBlockZero", "wild_loop", true));
   // An address that is no memory at all faults, as on a GPU, but the line is reported first.

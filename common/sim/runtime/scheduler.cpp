@@ -361,6 +361,8 @@ struct Run {
 // its fibers unwound on the worker that owns them; the launch keeps its error.
 void retire_stopped_block(Block& b) {
   end_block(b);  // not finished: its fibers are dropped
+  b.runnable.clear();  // nothing of it runs again, in this phase's rounds or the serial phase
+  b.deferred.clear();
   b.stopped = false;
   b.stopped_alone = false;
   b.finished = true;

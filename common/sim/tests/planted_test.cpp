@@ -391,6 +391,12 @@ std::vector<PlantedCase> planted_cases() {
                       stderr_says({"block stopped after 65536 out-of-bounds accesses",
                                    "the launch reports cudaErrorIllegalAddress"})));
   cases.push_back(clean("LoopBoundCheckedAtBlockZero", "wild_loop", true));
+  // Only the wild block stops (with a thread of it waiting for the serial phase): a race in a
+  // block that starts after it is still found.
+  cases.push_back(also_reports(bug("WildBlockStoppedThenRaceInLaterBlock", "wild_block_then_race", "out-of-bounds",
+                                   stderr_says({"block stopped after 65536 out-of-bounds accesses"})),
+                               {"race"}));
+  cases.push_back(clean("BoundInBoundsAndBarrier", "wild_block_then_race", true));
   // An address that is no memory at all faults, as on a GPU, but the line is reported first.
   PlantedCase null_pointer = bug("NullPointerInKernel", "null_pointer", "out-of-bounds",
                                  stderr_says({"bytes past a null pointer"}, thread_named(3)));

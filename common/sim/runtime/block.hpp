@@ -45,6 +45,7 @@ struct Block {
   bool progress = false;  // more than spinning happened in this pass: set by whatever wakes threads
   bool progressed = false;  // ... in this phase
   bool stopped = false;   // a finding no thread can get past: the launch ends
+  bool stopped_alone = false;  // ... or only this block ends, and the others go on
   cudaError_t error = cudaSuccess;  // what the launch ends with, as far as this block knows
 
   barrier::BlockBarrier barrier;    // barrier.cpp

@@ -30,14 +30,15 @@ std::string byte_count(std::size_t bytes) { return std::to_string(bytes) + (byte
 __attribute__((noinline, cold)) void stop_wild_block(Thread* t, std::uintptr_t pc) {
   Finding f;
   f.kind = ReportKind::out_of_bounds;
-  f.headline = "kernel stopped after " + std::to_string(kOutOfBoundsLimit) + " out-of-bounds accesses of one block";
+  f.headline = "block stopped after " + std::to_string(kOutOfBoundsLimit) + " out-of-bounds accesses";
   f.parties.push_back(party("last access", t, locate(pc)));
   f.details.push_back("a loop probably runs on a value read out of bounds (the fill pattern of fresh memory): "
                       "the out-of-bounds access reported first is the bug");
-  f.details.push_back("the kernel was stopped, as a GPU stops it at its first illegal address; the launch reports "
+  f.details.push_back("the block was stopped (a GPU stops the whole kernel at its first illegal address), and the "
+                      "other blocks go on, so that what they do is checked too; the launch reports "
                       "cudaErrorIllegalAddress");
   report(f);
-  scheduler::abort_kernel(t, cudaErrorIllegalAddress);
+  scheduler::stop_block(t, cudaErrorIllegalAddress);
 }
 
 void report_out_of_bounds(Thread* t, std::uintptr_t address, std::size_t bytes, std::uint8_t flags,

@@ -364,6 +364,7 @@ __attribute__((noinline, cold)) void hold_race(const AccessRecord<Shared>& p, co
   f.details.push_back("a plain read beside an atomic write is a data race in the PTX memory model: read the word "
                       "with an atomic too (atomicAdd(p, 0), cuda::atomic_ref::load), or let atomicCAS check the "
                       "value read, as a compare-and-swap loop does");
+  keep_until_printed(f);  // a time limit's signal prints it; the launch's end forgets it
   std::lock_guard<std::mutex> lock(held_mutex);
   held_races.emplace(key, HeldRace{std::move(f)});
 }

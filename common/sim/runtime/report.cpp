@@ -1,9 +1,14 @@
 #include "report.hpp"
 
+#include <fcntl.h>
 #include <link.h>
+#include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cinttypes>
+#include <cstddef>
 #include <cstdio>
 #include <cstring>
 #include <cstdlib>
@@ -83,9 +88,7 @@ std::string json_index(uint3 v) {
   return "[" + std::to_string(v.x) + "," + std::to_string(v.y) + "," + std::to_string(v.z) + "]";
 }
 
-void append_json(const Finding& f) {
-  const char* path = std::getenv("SCANLAB_SIM_REPORT_JSON");
-  if (!path || !*path) return;
+std::string json_line(const Finding& f) {
   std::ostringstream o;
   o << "{\"kind\":\"" << to_string(f.kind) << "\",\"error\":" << (f.is_error ? "true" : "false")
     << ",\"headline\":\"" << json_escape(f.headline) << "\",\"parties\":[";
@@ -97,8 +100,19 @@ void append_json(const Finding& f) {
     o << "}";
   }
   o << "],\"seed\":" << get_schedule().seed << "}\n";
+  return o.str();
+}
+
+const char* json_path() {
+  const char* path = std::getenv("SCANLAB_SIM_REPORT_JSON");
+  return path && *path ? path : nullptr;
+}
+
+void append_json(const Finding& f) {
+  const char* path = json_path();
+  if (!path) return;
   if (FILE* out = std::fopen(path, "a")) {
-    std::fputs(o.str().c_str(), out);
+    std::fputs(json_line(f).c_str(), out);
     std::fclose(out);
   }
 }
@@ -213,9 +227,7 @@ bool first_time_at(ReportKind kind, const SourceLocation& where, std::uintptr_t 
 
 namespace {
 
-void print_now(const Finding& f) {
-  static std::once_flag registered;
-  std::call_once(registered, [] { std::atexit(at_exit); });
+std::string render(const Finding& f) {
   std::ostringstream o;
   o << "scanlab-sim: " << (f.is_error ? "error" : "warning") << ": " << f.headline << "\n";
   std::size_t width = 0;
@@ -227,7 +239,13 @@ void print_now(const Finding& f) {
   }
   for (const std::string& d : f.details) o << "  " << d << "\n";
   o << "  reproduce with: " << describe_schedule() << "\n";
-  std::string text = o.str();
+  return o.str();
+}
+
+void print_now(const Finding& f) {
+  static std::once_flag registered;
+  std::call_once(registered, [] { std::atexit(at_exit); });
+  std::string text = render(f);
   {
     std::lock_guard<std::mutex> lock(report_mutex);
     std::fputs(text.c_str(), stderr);
@@ -245,21 +263,175 @@ void report(const Finding& f) {
     print_now(f);
     return;
   }
-  pending_findings->items.emplace_back(f, pending_findings->last_place);
+  pending_findings->items.push_back(PendingFinding{f, pending_findings->last_place, keep_until_printed(f)});
   pending_findings->last_place.reset();
 }
 
 void print_findings(PendingFindings& findings) {
-  for (const auto& [finding, place] : findings.items) {
-    if (place) {
+  for (const PendingFinding& item : findings.items) {
+    printed(item.kept);
+    if (item.place) {
       std::lock_guard<std::mutex> lock(report_mutex);
-      if (!reported_pairs.insert(*place).second) continue;  // another block's report of the same place came first
+      if (!reported_pairs.insert(*item.place).second) continue;  // another block's report of the same place came first
     }
-    print_now(finding);
+    print_now(item.finding);
   }
   findings.items.clear();
   findings.places.clear();
   findings.last_place.reset();
+}
+
+void drop_findings(PendingFindings& findings) {
+  for (const PendingFinding& item : findings.items) printed(item.kept);
+  findings = PendingFindings{};
+}
+
+// What a time limit's signal prints. Findings wait in their block's list until the phase
+// ends (see PendingFindings), and a kernel stuck in a loop that makes progress never ends its
+// phase; the races held to the end of a launch (a plain read beside atomics) wait longer. Each
+// such finding's text is also written, when it is made, into one arena that a signal handler
+// may read: entries are only appended (a reservation by an atomic add), an entry's length is
+// stored last, and its `waiting` flag is cleared once the finding is printed or dropped. The
+// handler uses only write(2), open(2), close(2), atomics, sigaction and raise, all
+// async-signal-safe.
+struct KeptText {
+  std::atomic<std::uint32_t> waiting;
+  std::atomic<std::uint32_t> length;  // of text and JSON line, 0 until both are written
+  std::uint32_t text_length;
+  std::uint32_t json_length;
+  char bytes[1];                      // the text, then the JSON line
+};
+
+namespace {
+
+constexpr std::size_t kKeptBytes = std::size_t{1} << 20;  // room for thousands of findings
+alignas(KeptText) char kept_arena[kKeptBytes];
+std::atomic<std::size_t> kept_used{0};
+std::atomic<bool> launch_running{false};
+std::atomic<bool> signal_taken{false};
+char kept_json_path[4096];  // $SCANLAB_SIM_REPORT_JSON, copied while getenv is still safe to call
+
+std::size_t entry_size(std::size_t bytes) {
+  const std::size_t size = offsetof(KeptText, bytes) + bytes;
+  return (size + alignof(KeptText) - 1) / alignof(KeptText) * alignof(KeptText);
+}
+
+void write_all(int fd, const char* p, std::size_t n) {
+  while (n > 0) {
+    const ssize_t w = ::write(fd, p, n);
+    if (w <= 0) return;
+    p += w;
+    n -= static_cast<std::size_t>(w);
+  }
+}
+void write_text(int fd, const char* s) { write_all(fd, s, std::strlen(s)); }
+
+const char* signal_name(int sig) {
+  switch (sig) {
+    case SIGTERM: return "SIGTERM";
+    case SIGINT: return "SIGINT";
+    case SIGALRM: return "SIGALRM";
+    case SIGXCPU: return "SIGXCPU";
+  }
+  return "a signal";
+}
+
+constexpr int kTimeLimitSignals[] = {SIGTERM, SIGINT, SIGALRM, SIGXCPU};
+
+void on_time_limit(int sig) {
+  if (!signal_taken.exchange(true)) {
+    const std::size_t used = std::min(kept_used.load(std::memory_order_acquire), kKeptBytes);
+    bool any = false;
+    int json = -1;
+    for (std::size_t at = 0; at < used;) {
+      const KeptText* k = reinterpret_cast<const KeptText*>(kept_arena + at);
+      const std::uint32_t length = k->length.load(std::memory_order_acquire);
+      if (length == 0) break;  // still being written
+      if (k->waiting.load(std::memory_order_acquire)) {
+        if (!any) {
+          write_text(STDERR_FILENO, "scanlab-sim: stopped by ");
+          write_text(STDERR_FILENO, signal_name(sig));
+          write_text(STDERR_FILENO, " while a kernel ran; what it had found and not yet printed:\n");
+          if (kept_json_path[0]) json = ::open(kept_json_path, O_WRONLY | O_APPEND | O_CREAT, 0644);
+          any = true;
+        }
+        write_all(STDERR_FILENO, k->bytes, k->text_length);
+        if (json >= 0) write_all(json, k->bytes + k->text_length, k->json_length);
+      }
+      at += entry_size(length);
+    }
+    if (json >= 0) ::close(json);
+    if (!any && launch_running.load(std::memory_order_acquire)) {
+      write_text(STDERR_FILENO, "scanlab-sim: stopped by ");
+      write_text(STDERR_FILENO, signal_name(sig));
+      write_text(STDERR_FILENO, " while a kernel ran; it had found nothing so far\n");
+    }
+  }
+  struct sigaction default_action {};
+  default_action.sa_handler = SIG_DFL;
+  sigemptyset(&default_action.sa_mask);
+  sigaction(sig, &default_action, nullptr);
+  raise(sig);  // ends the process as the signal would have, for the runner that sent it
+}
+
+}  // namespace
+
+KeptText* keep_until_printed(const Finding& f) {
+  const std::string text = render(f);
+  const std::string json = json_path() ? json_line(f) : std::string();
+  const std::size_t length = text.size() + json.size();
+  const std::size_t size = entry_size(length);
+  const std::size_t at = kept_used.fetch_add(size, std::memory_order_acq_rel);
+  if (at + size > kKeptBytes) return nullptr;  // the arena is full: printed at the phase's end only
+  KeptText* k = reinterpret_cast<KeptText*>(kept_arena + at);
+  k->text_length = static_cast<std::uint32_t>(text.size());
+  k->json_length = static_cast<std::uint32_t>(json.size());
+  std::memcpy(k->bytes, text.data(), text.size());
+  std::memcpy(k->bytes + text.size(), json.data(), json.size());
+  k->waiting.store(1, std::memory_order_relaxed);
+  k->length.store(static_cast<std::uint32_t>(length), std::memory_order_release);
+  return k;
+}
+
+void printed(KeptText* kept) {
+  if (kept) kept->waiting.store(0, std::memory_order_release);
+}
+
+void set_launch_running(bool running) {
+  if (!running) {
+    // Between launches nothing waits: the arena starts again (the headers zeroed first, so
+    // that a handler that reads it now stops at once).
+    const std::size_t used = std::min(kept_used.load(std::memory_order_acquire), kKeptBytes);
+    for (std::size_t at = 0; at < used;) {
+      KeptText* k = reinterpret_cast<KeptText*>(kept_arena + at);
+      const std::uint32_t length = k->length.load(std::memory_order_relaxed);
+      if (length == 0) break;
+      k->length.store(0, std::memory_order_release);
+      k->waiting.store(0, std::memory_order_relaxed);
+      at += entry_size(length);
+    }
+    kept_used.store(0, std::memory_order_release);
+  }
+  launch_running.store(running, std::memory_order_release);
+}
+
+void print_findings_on_signal() {
+  static std::once_flag installed;
+  std::call_once(installed, [] {
+    if (const char* path = json_path(); path && std::strlen(path) < sizeof kept_json_path)
+      std::strcpy(kept_json_path, path);
+    for (int sig : kTimeLimitSignals) {
+      struct sigaction old {};
+      if (sigaction(sig, nullptr, &old) != 0) continue;
+      if ((old.sa_flags & SA_SIGINFO) || old.sa_handler != SIG_DFL) continue;  // the program's own choice
+      struct sigaction action {};
+      action.sa_handler = on_time_limit;
+      sigemptyset(&action.sa_mask);
+      for (int other : kTimeLimitSignals) sigaddset(&action.sa_mask, other);
+      action.sa_flags = SA_RESTART;
+      sigaction(sig, &action, nullptr);
+    }
+  });
 }
 
 void report_before_dying(const Finding& f) {

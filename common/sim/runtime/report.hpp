@@ -58,8 +58,26 @@ void report(const Finding& finding);
 // prints their findings afterwards, block by block in a fixed order, so that the same program
 // and seed give the same reports in the same order whatever the number of cores.
 using PlaceKey = std::tuple<int, std::uintptr_t, std::uintptr_t>;
+
+// A finding's text, kept where a signal handler can print it: a run stopped by a time limit
+// (SIGTERM, SIGINT, SIGALRM, SIGXCPU, as `timeout` and graders send them) still prints what its
+// running kernel had found but not yet printed. Null where there is no room left.
+struct KeptText;
+KeptText* keep_until_printed(const Finding& finding);
+void printed(KeptText* kept);  // printed in the ordinary way, or dropped: not to be printed on a signal
+// Once per process, from the first launch: a handler for those signals where the program left
+// the default action (a handler of its own, or an ignored signal, stays).
+void print_findings_on_signal();
+// Whether a kernel runs now: the handler says so, even when it had found nothing.
+void set_launch_running(bool running);
+
+struct PendingFinding {
+  Finding finding;
+  std::optional<PlaceKey> place;
+  KeptText* kept = nullptr;
+};
 struct PendingFindings {
-  std::vector<std::pair<Finding, std::optional<PlaceKey>>> items;
+  std::vector<PendingFinding> items;
   std::set<PlaceKey> places;            // first_time() of this block, not yet known to the process
   std::optional<PlaceKey> last_place;  // the place first_time() just admitted, for report()
 };
@@ -68,6 +86,8 @@ extern thread_local PendingFindings* pending_findings;
 // Prints the findings of a block (in the order they were made; a place another block reported
 // first is left out), then forgets them.
 void print_findings(PendingFindings& findings);
+// Forgets the findings of a block without printing them (what a stopped launch's later blocks found).
+void drop_findings(PendingFindings& findings);
 // For a finding the process dies of: what the block found before, then this, at once.
 void report_before_dying(const Finding& finding);
 

@@ -11,15 +11,6 @@ namespace scanlab::sim {
 namespace detail {
 namespace {
 
-const char* order_name(Schedule::BlockOrder order) {
-  switch (order) {
-    case Schedule::BlockOrder::forward: return "forward";
-    case Schedule::BlockOrder::reverse: return "reverse";
-    case Schedule::BlockOrder::random: return "random";
-  }
-  return "forward";
-}
-
 [[noreturn]] void bad_setting(const char* name, const char* value, const char* expected) {
   std::fprintf(stderr, "scanlab-sim: %s=%s is not valid: expected %s\n", name, value, expected);
   std::exit(2);
@@ -65,11 +56,20 @@ Schedule& mutable_schedule() {
 
 }  // namespace
 
+const char* block_order_name(Schedule::BlockOrder order) {
+  switch (order) {
+    case Schedule::BlockOrder::forward: return "forward";
+    case Schedule::BlockOrder::reverse: return "reverse";
+    case Schedule::BlockOrder::random: return "random";
+  }
+  return "reverse";
+}
+
 const Schedule& schedule() { return mutable_schedule(); }
 
 std::string describe_schedule() {
   const Schedule& s = schedule();
-  return "SCANLAB_SIM_SEED=" + std::to_string(s.seed) + " SCANLAB_SIM_BLOCK_ORDER=" + order_name(s.block_order) +
+  return "SCANLAB_SIM_SEED=" + std::to_string(s.seed) + " SCANLAB_SIM_BLOCK_ORDER=" + block_order_name(s.block_order) +
          " SCANLAB_SIM_RESIDENT_BLOCKS=" + std::to_string(s.resident_blocks) +
          (s.race_check ? "" : " SCANLAB_SIM_RACECHECK=off");
 }

@@ -12,6 +12,9 @@ namespace scanlab::sim::detail {
 // SCANLAB_SIM_RACECHECK, then changed only through set_schedule().
 const Schedule& schedule();
 
+// "forward", "reverse", "random": as SCANLAB_SIM_BLOCK_ORDER spells it.
+const char* block_order_name(Schedule::BlockOrder order);
+
 // "SCANLAB_SIM_SEED=1 SCANLAB_SIM_BLOCK_ORDER=reverse ...": what reproduces this run.
 std::string describe_schedule();
 

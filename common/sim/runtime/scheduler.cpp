@@ -48,9 +48,13 @@ __thread const Coordinates* current_coordinates = nullptr;
 
 namespace {
 
-// Rounds in which no resident thread did anything but spin before a deadlock is declared.
-// Large enough for bounded spin loops with a retry counter to give up on their own.
-constexpr unsigned kDeadlockRounds = 20000;
+// Rounds in which no resident thread did anything but spin before a deadlock is declared. In
+// such a round every resident thread had a turn and memory did not change, so a spin that is
+// waiting for another block waits for nothing that will come; only a spin bounded by its own
+// count can still end. Large enough for such a loop that gives up after a few thousand polls,
+// small enough that a chain of blocks that waits for a block that has not started is
+// reported in seconds even with many OS threads (each round hands every slot its turn).
+constexpr unsigned kDeadlockRounds = 2000;
 
 std::mutex launch_mutex;  // one launch at a time per process
 std::uint32_t launch_counter = 0;
@@ -282,9 +286,15 @@ void report_deadlock(Launch& launch, const std::vector<Block*>& resident, const 
                       "; " + std::to_string(schedule().resident_blocks) +
                       " blocks run at once here (SCANLAB_SIM_RESIDENT_BLOCKS), and a GPU also runs only as many as "
                       "fit on its multiprocessors");
-  if (!waiting.empty())
-    f.details.push_back("a block that waits for a block that has not started waits forever: blocks do not start "
-                        "in blockIdx order; number blocks in the order they start, with an atomic counter");
+  if (!waiting.empty()) {
+    f.details.push_back("blocks start in no fixed order (here " + std::string(block_order_name(schedule().block_order)) +
+                        ": SCANLAB_SIM_BLOCK_ORDER), so a block that waits for another by its blockIdx (a chain, a "
+                        "look-back) may wait for one that has not started, and then waits forever");
+    f.details.push_back("take a ticket: one thread of each block takes its tile number from a global counter "
+                        "(tile = atomicAdd(&next_tile, 1), the counter zeroed before the launch) and shares it through "
+                        "shared memory; tiles are then numbered in the order blocks start, and a block waits only for "
+                        "tiles of blocks that started before it");
+  }
   f.details.push_back("the kernel was stopped; the launch reports cudaErrorLaunchTimeout");
   report(f);
   launch.aborted = true;
@@ -347,6 +357,18 @@ struct Run {
   }
 };
 
+// A block stopped on its own (scheduler::stop_block) leaves its slot as a finished one does,
+// its fibers unwound on the worker that owns them; the launch keeps its error.
+void retire_stopped_block(Block& b) {
+  end_block(b);  // not finished: its fibers are dropped
+  b.runnable.clear();  // nothing of it runs again, in this phase's rounds or the serial phase
+  b.deferred.clear();
+  b.stopped = false;
+  b.stopped_alone = false;
+  b.finished = true;
+  b.progressed = true;
+}
+
 void parallel_phase(void* context, unsigned worker) {
   Run& r = *static_cast<Run*>(context);
   for (unsigned slot = worker; slot < r.slot_count; slot += r.workers) {
@@ -359,6 +381,11 @@ void parallel_phase(void* context, unsigned worker) {
         r.to_start[slot] = 0;
       }
       if (!b.finished && !b.stopped) step(b);
+      if (b.stopped_alone) {
+        retire_stopped_block(b);
+        if (!r.advance(slot)) break;
+        continue;
+      }
       if (!b.finished) break;
       end_block(b);
       if (!r.advance(slot)) break;
@@ -376,7 +403,10 @@ void serial_phase(void* context, unsigned worker) {
     Block& b = r.block(slot);
     pending_findings = &b.findings;
     serial_step(b);
-    if (b.finished) {
+    if (b.stopped_alone) {
+      retire_stopped_block(b);
+      r.advance(slot);  // its next block starts in the next parallel phase
+    } else if (b.finished) {
       end_block(b);
       r.advance(slot);  // it starts in the next parallel phase
     }
@@ -412,7 +442,7 @@ void collect(Run& r) {
     if (!r.resident[slot]) continue;
     Block& b = r.block(slot);
     if (launch.aborted) {
-      b.findings = PendingFindings{};
+      drop_findings(b.findings);
       continue;
     }
     print_findings(b.findings);
@@ -470,6 +500,11 @@ void scheduler::abort_kernel(Thread* t, cudaError_t error) {
   std::abort();
 }
 
+void scheduler::stop_block(Thread* t, cudaError_t error) {
+  t->block->stopped_alone = true;
+  abort_kernel(t, error);
+}
+
 const Coordinates& coordinates_or_die(const char* name, const char* file, unsigned line) {
   Finding f;
   f.kind = ReportKind::unsupported;
@@ -493,6 +528,7 @@ void launch(const LaunchRequest& request) {
   if (!valid_launch_configuration(request)) return;
   std::lock_guard<std::mutex> lock(launch_mutex);
   fault_handler::install();
+  print_findings_on_signal();
 
   Launch launch;
   launch.id = ++launch_counter;
@@ -528,9 +564,11 @@ void launch(const LaunchRequest& request) {
     if (!all.blocks[slot]) all.blocks[slot] = std::make_unique<Block>();
     Block& b = *all.blocks[slot];
     b.stopped = false;
+    b.stopped_alone = false;
     b.progressed = false;
     b.error = cudaSuccess;
   }
+  set_launch_running(true);
   race_detector::begin_launch(launch.id, s.race_check, r.workers > 1);
   memory_order::begin_launch();
   counters::begin_launch(launch);
@@ -568,6 +606,7 @@ void launch(const LaunchRequest& request) {
   }
   worker_pool::run_on_each(r.busy_workers, teardown_phase, &r);  // only a stopped launch leaves blocks behind
   race_detector::end_launch();
+  set_launch_running(false);
   for (unsigned slot = 0; slot < r.slot_count; ++slot) counters::add_block_counts(r.block(slot));
   if (launch.error != cudaSuccess) set_pending_error(launch.error);
   managed_memory::kernel_launched(launch.site, request.stream);

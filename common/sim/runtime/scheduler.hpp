@@ -18,6 +18,10 @@ void suspend(Thread* t);
 void yield(Thread* t, std::uintptr_t pc);
 // Stops the kernel: the scheduler tears the launch down after this thread suspends.
 [[noreturn]] void abort_kernel(Thread* t, cudaError_t error);
+// Stops t's block only: its threads never run again, the other blocks go on, and the launch
+// ends with `error`. For a block that cannot end on its own (a loop bounded by a value read out
+// of bounds), so that what other blocks would find is still found.
+[[noreturn]] void stop_block(Thread* t, cudaError_t error);
 
 // Before an operation that other blocks see at once: an atomic or volatile access to memory
 // other than the block's own (memory::block_private), and with it a flag hand-off. Blocks run side by side in a launch's parallel phase, where

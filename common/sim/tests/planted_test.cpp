@@ -66,6 +66,7 @@ struct PlantedCase {
   std::map<std::string, std::string> env;  // SCANLAB_SIM_* settings
   int exit_status = 0;
   int signal = 0;  // the signal that ends the program, if one must
+  unsigned time_limit_s = 60;  // then the program is stopped with SIGALRM
   std::string kind;  // the kind of every report; empty: the program must run without any report
   std::vector<std::string> more_kinds;  // further kinds the run reports too, each at its own marked lines
   bool error = true;
@@ -222,6 +223,24 @@ void last_two_blocks_spinning(const Outcome& o) {
   EXPECT_THAT(o.process.err, HasSubstr("blocks not yet started: (5,0,0)"));
 }
 
+// A chain or a look-back by blockIdx.x under the default settings: 40 blocks started last first,
+// 16 at once, so blocks 39..24 run, thread 0 of each waits, and block 23 never starts. The
+// report names the remedy.
+void running_blocks_wait_for_block_23(const Outcome& o) {
+  for (const JsonReport& r : o.reports) {
+    for (const ReportParty& p : r.parties) {
+      EXPECT_EQ(p.role, "spinning");
+      ASSERT_TRUE(p.block && p.thread);
+      EXPECT_GE((*p.block)[0], 24u);
+      EXPECT_LE((*p.block)[0], 39u);
+      EXPECT_EQ((*p.thread)[0], 0u);
+    }
+  }
+  EXPECT_THAT(o.process.err, HasSubstr("blocks not yet started: (23,0,0)"));
+  EXPECT_THAT(o.process.err, HasSubstr("blocks start in no fixed order (here reverse"));
+  EXPECT_THAT(o.process.err, HasSubstr("take a ticket"));
+}
+
 PartyCheck thread_named(unsigned thread) {
   return [thread](const Outcome& o) {
     for (const JsonReport& r : o.reports) {
@@ -301,7 +320,18 @@ std::vector<PlantedCase> planted_cases() {
   cases.push_back(clean("CarryResetAfterBarrier", "broadcast_then_update", true));
 
   // The blockIdx-ordered stream scan works when blocks happen to start in order ...
-  cases.push_back(clean("StreamScanBlockIdxForward", "stream_scan", false));
+  cases.push_back(with_env(clean("StreamScanBlockIdxForward", "stream_scan", false), {{"SCANLAB_SIM_BLOCK_ORDER", "forward"}}));
+  // ... and, with more blocks than run at once, is reported under the default settings, as is a
+  // look-back by blockIdx.x; their twins take a ticket and run clean.
+  cases.push_back(with_args(bug("StreamScanBlockIdxDefaultSettings", "stream_scan", "deadlock",
+                                running_blocks_wait_for_block_23),
+                            {std::to_string(40 * 64 - 3)}));
+  cases.push_back(with_args(clean("StreamScanTicketDefaultSettings", "stream_scan", true), {std::to_string(40 * 64 - 3)}));
+  cases.push_back(bug("LookBackByBlockIdx", "lookback_by_block_index", "deadlock", running_blocks_wait_for_block_23));
+  cases.push_back(clean("LookBackByTicket", "lookback_by_block_index", true));
+  for (const char* order : {"forward", "random"})
+    cases.push_back(with_env(clean(std::string("LookBackByTicket_") + order + "_1Resident", "lookback_by_block_index", true),
+                             {{"SCANLAB_SIM_BLOCK_ORDER", order}, {"SCANLAB_SIM_RESIDENT_BLOCKS", "1"}}));
   // ... and hangs when they do not and too few fit.
   cases.push_back(with_env(bug("StreamScanBlockIdxReverse", "stream_scan", "deadlock", last_two_blocks_spinning),
                            {{"SCANLAB_SIM_BLOCK_ORDER", "reverse"}, {"SCANLAB_SIM_RESIDENT_BLOCKS", "2"}}));
@@ -358,9 +388,15 @@ std::vector<PlantedCase> planted_cases() {
   cases.push_back(clean("IndexCheckedAtBlockZero", "wild_index", true));
   // A loop bounded by the fill pattern read out of bounds ends in bounded time, with its findings.
   cases.push_back(bug("WildLoopStopped", "wild_loop", "out-of-bounds",
-                      stderr_says({"kernel stopped after 65536 out-of-bounds accesses of one block",
+                      stderr_says({"block stopped after 65536 out-of-bounds accesses",
                                    "the launch reports cudaErrorIllegalAddress"})));
   cases.push_back(clean("LoopBoundCheckedAtBlockZero", "wild_loop", true));
+  // Only the wild block stops (with a thread of it waiting for the serial phase): a race in a
+  // block that starts after it is still found.
+  cases.push_back(also_reports(bug("WildBlockStoppedThenRaceInLaterBlock", "wild_block_then_race", "out-of-bounds",
+                                   stderr_says({"block stopped after 65536 out-of-bounds accesses"})),
+                               {"race"}));
+  cases.push_back(clean("BoundInBoundsAndBarrier", "wild_block_then_race", true));
   // An address that is no memory at all faults, as on a GPU, but the line is reported first.
   PlantedCase null_pointer = bug("NullPointerInKernel", "null_pointer", "out-of-bounds",
                                  stderr_says({"bytes past a null pointer"}, thread_named(3)));
@@ -439,6 +475,16 @@ std::vector<PlantedCase> planted_cases() {
   PlantedCase thrust = clean("ThrustDeviceVectorScanSortReduce", "thrust_scan", false);
   thrust.stdout_contains = "total of the shifted exclusive scan: 17056503 (expected 17056503)";
   cases.push_back(thrust);
+  // A run stopped by a time limit prints what its kernel had found, though the kernel never
+  // ended (its findings would otherwise wait for the end of the phase).
+  PlantedCase stopped = bug("RaceThenEndlessLoopStoppedByTimeLimit", "race_then_loop", "race",
+                            stderr_says({"scanlab-sim: stopped by SIGALRM while a kernel ran; what it had found"}));
+  PlantedCase stopped_clean = clean("EndlessLoopStoppedByTimeLimit", "race_then_loop", true);
+  for (PlantedCase* c : {&stopped, &stopped_clean}) {
+    c->signal = SIGALRM;
+    c->time_limit_s = 3;
+    cases.push_back(*c);
+  }
   cases.push_back(with_env(clean("SharedAfterBarrier", "shared_after_barrier", false),
                            {{"SCANLAB_SIM_BLOCK_ORDER", "random"}, {"SCANLAB_SIM_RESIDENT_BLOCKS", "2"}}));
   return cases;
@@ -473,7 +519,7 @@ TEST_P(PlantedProgram, ReportsExactlyWhatWasPlanted) {
   argv.insert(argv.end(), c.args.begin(), c.args.end());
 
   Outcome o;
-  o.process = run_process(argv, env);
+  o.process = run_process(argv, env, c.time_limit_s);
   o.reports = parse_reports(read_file(env["SCANLAB_SIM_REPORT_JSON"]));
   o.markers = expected_lines(source);
   const std::string header = std::string(PLANTED_SOURCE_DIR) + "/" + c.program + ".cuh";
@@ -489,7 +535,13 @@ TEST_P(PlantedProgram, ReportsExactlyWhatWasPlanted) {
   }
   if (c.kind.empty()) {
     EXPECT_TRUE(o.reports.empty()) << o.reports.size() << " reports, the first: " << o.reports.front().headline;
-    EXPECT_THAT(o.process.err, Not(HasSubstr("scanlab-sim:")));
+    if (c.signal == SIGALRM) {  // stopped by its time limit: it says so, and nothing more
+      EXPECT_THAT(o.process.err, HasSubstr("scanlab-sim: stopped by SIGALRM while a kernel ran; it had found nothing"));
+      EXPECT_THAT(o.process.err, Not(HasSubstr("scanlab-sim: error")));
+      EXPECT_THAT(o.process.err, Not(HasSubstr("scanlab-sim: warning")));
+    } else {
+      EXPECT_THAT(o.process.err, Not(HasSubstr("scanlab-sim:")));
+    }
     return;
   }
   std::vector<std::string> kinds{c.kind};
@@ -538,11 +590,11 @@ TEST_P(PlantedAcrossCores, SameReportsOnOneCoreAsOnSeveral) {
   argv.insert(argv.end(), c.args.begin(), c.args.end());
   std::map<std::string, std::string> env = c.env;
   env["SCANLAB_SIM_THREADS"] = "1";
-  const ProcessResult one = run_process(argv, env);
+  const ProcessResult one = run_process(argv, env, c.time_limit_s);
   for (const char* threads : {"3", "8"}) {
     SCOPED_TRACE(std::string("SCANLAB_SIM_THREADS=") + threads);
     env["SCANLAB_SIM_THREADS"] = threads;
-    const ProcessResult several = run_process(argv, env);
+    const ProcessResult several = run_process(argv, env, c.time_limit_s);
     EXPECT_EQ(several.signal, one.signal);
     EXPECT_EQ(several.exit_status, one.exit_status);
     EXPECT_EQ(several.err, one.err);

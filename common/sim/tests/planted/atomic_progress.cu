@@ -1,5 +1,5 @@
 // A loop of atomics that change memory is progress, not a spin: block 0 counts to a number
-// larger than the simulator's deadlock limit (20000 rounds with no progress) through a
+// larger than the simulator's deadlock limit (2000 rounds with no progress) through a
 // cuda::atomic_ref, one store a round, while block 1 spins until it has finished. Nothing is
 // planted: the program must run clean, with no deadlock report.
 #include <cuda/atomic>

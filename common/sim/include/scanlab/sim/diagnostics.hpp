@@ -46,7 +46,10 @@ void set_error_exit_status(int status);
 
 struct Schedule {
   enum class BlockOrder { forward, reverse, random };
-  BlockOrder block_order = BlockOrder::forward;
+  // Blocks start last first by default: a GPU promises no order, and a block that waits for a
+  // block with a lower blockIdx (a chain, a look-back) then waits for one that has not started
+  // whenever the grid is larger than the resident slots, which the simulator reports.
+  BlockOrder block_order = BlockOrder::reverse;
   unsigned resident_blocks = 16;  // blocks running at once; the rest wait for a free slot
   std::uint64_t seed = 1;        // thread order within a barrier interval, random block order
   bool race_check = true;

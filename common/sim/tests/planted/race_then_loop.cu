@@ -1,0 +1,34 @@
+// A kernel that races, then never ends: threads exchange values through global memory with
+// nothing ordering them (as in global_race_in_block.cu), then thread 0 loops forever, storing
+// as it goes (so it is not taken for a deadlock), as a loop whose bound was read out of bounds
+// may. A time limit stops the program; what the kernel found must still be printed, although
+// its phase never ended. With -DPLANTED_FIXED a barrier orders the exchange, and the stopped
+// run says only that it was stopped.
+#include "planted.cuh"
+
+constexpr unsigned kThreads = 64;
+
+__global__ void race_then_loop(const int* in, int* scratch, int* out) {
+  __shared__ int iterations;
+  const unsigned i = threadIdx.x;
+  scratch[i] = in[i];  // expect: race
+#ifdef PLANTED_FIXED
+  __syncthreads();
+#endif
+  out[i] = scratch[(i + 1) % kThreads];  // expect: race
+  if (i == 0) {
+    volatile int* turn = &iterations;  // a volatile access gives the other threads a turn first
+    for (int k = 0;; ++k) {
+      out[0] = k;  // a store every turn: progress, so the phase never ends
+      *turn = k;
+    }
+  }
+}
+
+int main() {
+  const std::vector<int> input = planted::test_input(kThreads);
+  const planted::DeviceBuffer<int> in(input), scratch(kThreads), out(kThreads);
+  race_then_loop<<<1, kThreads>>>(in.get(), scratch.get(), out.get());
+  planted::kernels_succeeded();
+  return planted::kWrongResult;  // never reached: the kernel does not end
+}

@@ -439,6 +439,12 @@ std::vector<PlantedCase> planted_cases() {
   PlantedCase thrust = clean("ThrustDeviceVectorScanSortReduce", "thrust_scan", false);
   thrust.stdout_contains = "total of the shifted exclusive scan: 17056503 (expected 17056503)";
   cases.push_back(thrust);
+  cases.push_back(bug("ThrustOverCudaMallocMemoryPastTheEndAndUnwritten", "thrust_device_pointers", "out-of-bounds"));
+  cases.back().more_kinds = {"uninitialized-read"};
+  PlantedCase thrust_pointers = clean("ThrustOverCudaMallocMemoryDeviceCudaParAllocatorStream", "thrust_device_pointers", true);
+  thrust_pointers.stdout_contains = "total 16798494330 (expected 16798494330), last exclusive 49912 (expected 49912), "
+                                    "sorted right with counted temporary allocations";
+  cases.push_back(thrust_pointers);
   cases.push_back(with_env(clean("SharedAfterBarrier", "shared_after_barrier", false),
                            {{"SCANLAB_SIM_BLOCK_ORDER", "random"}, {"SCANLAB_SIM_RESIDENT_BLOCKS", "2"}}));
   return cases;
@@ -600,7 +606,8 @@ INSTANTIATE_TEST_SUITE_P(Simcc, SimccCompileError,
                                            CompileErrorCase{"undeclared_name.cu", "launch_status"},
                                            CompileErrorCase{"legacy_ballot.cu", "use __ballot_sync"},
                                            CompileErrorCase{"grid_sync.cu", "grid-wide synchronization"},
-                                           CompileErrorCase{"half_precision.cu", "half-precision arithmetic"}),
+                                           CompileErrorCase{"half_precision.cu", "half-precision arithmetic"},
+                                           CompileErrorCase{"thrust_cuda_backend.cu", "Thrust's CUDA back end"}),
                          source_stem);
 
 }  // namespace

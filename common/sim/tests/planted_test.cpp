@@ -607,7 +607,8 @@ INSTANTIATE_TEST_SUITE_P(Simcc, SimccCompileError,
                                            CompileErrorCase{"legacy_ballot.cu", "use __ballot_sync"},
                                            CompileErrorCase{"grid_sync.cu", "grid-wide synchronization"},
                                            CompileErrorCase{"half_precision.cu", "half-precision arithmetic"},
-                                           CompileErrorCase{"thrust_cuda_backend.cu", "Thrust's CUDA back end"}),
+                                           CompileErrorCase{"thrust_cuda_backend.cu", "Thrust's CUDA back end"},
+                                           CompileErrorCase{"grid_sync_free_function.cu", "grid-wide synchronization"}),
                          source_stem);
 
 }  // namespace

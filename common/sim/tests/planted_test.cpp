@@ -445,6 +445,8 @@ std::vector<PlantedCase> planted_cases() {
   thrust_pointers.stdout_contains = "total 16798494330 (expected 16798494330), last exclusive 49912 (expected 49912), "
                                     "sorted right with counted temporary allocations";
   cases.push_back(thrust_pointers);
+  cases.push_back(bug("CopyDirectionAgainstItsPointersAtTheProgramsLine", "memcpy_direction", "api-misuse"));
+  cases.push_back(clean("CopyDeviceToDevice", "memcpy_direction", true));
   cases.push_back(with_env(clean("SharedAfterBarrier", "shared_after_barrier", false),
                            {{"SCANLAB_SIM_BLOCK_ORDER", "random"}, {"SCANLAB_SIM_RESIDENT_BLOCKS", "2"}}));
   return cases;

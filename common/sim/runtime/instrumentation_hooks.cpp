@@ -15,6 +15,7 @@
 #include "report.hpp"
 #include "scheduler.hpp"
 #include "thread.hpp"
+#include "thrust_access.hpp"
 
 namespace scanlab::sim::detail {
 namespace {
@@ -38,8 +39,11 @@ __attribute__((noinline)) void access_in_general(void* p, std::size_t bytes, std
   const auto address = reinterpret_cast<std::uintptr_t>(p);
   Thread* t = current_thread;
   if (!t) {
-    // Host code may touch managed memory (after synchronizing), never other device memory.
+    // Host code may touch managed memory (after synchronizing), never other device memory,
+    // unless it is Thrust's algorithm, which runs "on the device" here (thrust_access.hpp).
     if (memory::regions.ready && memory::in_global(address)) {
+      if (managed_memory::host_may_touch(address)) return;
+      if (thrust_access::made_by_thrust(pc)) return thrust_access::check(address, bytes, flags & kWrite, pc);
       if (!managed_memory::host_access(address, flags & kWrite, pc)) report_host_access(address, flags, pc);
     } else if (managed_memory::in_managed_variables(address)) {
       managed_memory::host_access(address, flags & kWrite, pc);

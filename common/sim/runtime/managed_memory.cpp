@@ -79,6 +79,11 @@ std::uint64_t launches_so_far() {
   return launch_count;
 }
 
+bool host_may_touch(std::uintptr_t address) {
+  std::lock_guard<std::mutex> lock(mutex);
+  return pending.empty() && in_buffer(address);
+}
+
 bool host_access(std::uintptr_t address, bool write, std::uintptr_t pc) {
   Site launch;
   {

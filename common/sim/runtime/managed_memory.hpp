@@ -37,6 +37,10 @@ inline bool in_managed_variables(std::uintptr_t a) {
          static_cast<std::uintptr_t>(__stop_scanlab_managed - __start_scanlab_managed);
 }
 
+// Whether host code may touch the global address now, whoever's code it is: a managed buffer
+// with no kernel launched since the host last synchronized.
+bool host_may_touch(std::uintptr_t address);
+
 // A host access to device memory, global or a __managed__ variable: true when it is managed
 // memory (reported when a kernel may still be running), false when it is not (device memory
 // that the host must not touch at all).

@@ -8,6 +8,7 @@
 #include <set>
 #include <string>
 
+#include "call_chain.hpp"
 #include "device_limits.hpp"
 #include "global_memory.hpp"
 #include "managed_memory.hpp"
@@ -23,6 +24,9 @@ cudaError_t misuse(const char* call, const std::string& problem, cudaError_t err
   Finding f;
   f.kind = ReportKind::api_misuse;
   f.headline = std::string(call) + ": " + problem;
+  // The program's line that made the call (the runtime's own frames are left out).
+  const SourceLocation where = call_chain::read().program_line;
+  if (!where.file.empty()) f.parties.push_back(host_party("call", where));
   f.details.push_back(std::string("the call returns ") + cudaGetErrorName(error));
   report(f);
   return error;

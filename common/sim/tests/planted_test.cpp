@@ -485,6 +485,14 @@ std::vector<PlantedCase> planted_cases() {
     c->time_limit_s = 3;
     cases.push_back(*c);
   }
+  cases.push_back(bug("ThrustOverCudaMallocMemoryPastTheEndAndUnwritten", "thrust_device_pointers", "out-of-bounds"));
+  cases.back().more_kinds = {"uninitialized-read"};
+  PlantedCase thrust_pointers = clean("ThrustOverCudaMallocMemoryDeviceCudaParAllocatorStream", "thrust_device_pointers", true);
+  thrust_pointers.stdout_contains = "total 16798494330 (expected 16798494330), last exclusive 49912 (expected 49912), "
+                                    "sorted right with counted temporary allocations";
+  cases.push_back(thrust_pointers);
+  cases.push_back(bug("CopyDirectionAgainstItsPointersAtTheProgramsLine", "memcpy_direction", "api-misuse"));
+  cases.push_back(clean("CopyDeviceToDevice", "memcpy_direction", true));
   cases.push_back(with_env(clean("SharedAfterBarrier", "shared_after_barrier", false),
                            {{"SCANLAB_SIM_BLOCK_ORDER", "random"}, {"SCANLAB_SIM_RESIDENT_BLOCKS", "2"}}));
   return cases;
@@ -652,7 +660,9 @@ INSTANTIATE_TEST_SUITE_P(Simcc, SimccCompileError,
                                            CompileErrorCase{"undeclared_name.cu", "launch_status"},
                                            CompileErrorCase{"legacy_ballot.cu", "use __ballot_sync"},
                                            CompileErrorCase{"grid_sync.cu", "grid-wide synchronization"},
-                                           CompileErrorCase{"half_precision.cu", "half-precision arithmetic"}),
+                                           CompileErrorCase{"half_precision.cu", "half-precision arithmetic"},
+                                           CompileErrorCase{"thrust_cuda_backend.cu", "Thrust's CUDA back end"},
+                                           CompileErrorCase{"grid_sync_free_function.cu", "grid-wide synchronization"}),
                          source_stem);
 
 }  // namespace

@@ -115,6 +115,19 @@ class ReportedFileTest(unittest.TestCase):
         self.assertNotIn("simcc-", ran.stderr)
 
 
+class HostMathVersionsTest(unittest.TestCase):
+    def test_a_programs_host_min_max_rsqrtf_are_overloads_not_redefinitions(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            program = Path(tmp) / "prog"
+            built = subprocess.run([sys.executable, str(SIMCC), str(HERE / "command_line" / "host_math_versions.cu"),
+                                    "-o", str(program)], capture_output=True, text=True)
+            self.assertEqual(built.returncode, 0, built.stderr)
+            ran = subprocess.run([str(program)], capture_output=True, text=True, timeout=120)
+        self.assertEqual(ran.returncode, 0, ran.stdout + ran.stderr)
+        # Clamped to [4, 40] and halved: i = 0..4 give 4, i = 5..39 themselves, i = 40..63 give 40.
+        self.assertEqual(ran.stdout, "sum 875.0, widest 12, max of unsigned 12\n")
+
+
 class DevicePassTest(unittest.TestCase):
     """Conditionals on __CUDA_ARCH__ read as the pass whose code they select."""
 

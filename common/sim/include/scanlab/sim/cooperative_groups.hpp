@@ -126,8 +126,9 @@ class grid_group {
   dim3 dim_blocks() const { return gridDim; }
   dim3 block_index() const { return blockIdx; }
   bool is_valid() const { return false; }  // only a cooperative launch makes a valid grid group
+  // With the place of the call, as cg::sync(grid) passes it: refused there too.
   template <class Unsupported = void>
-  void sync() const {
+  void sync(const char* = nullptr, unsigned = 0) const {
     static_assert(scanlab::sim::detail::never<Unsupported>,
                   "grid-wide synchronization (grid_group::sync, cooperative launch) is not supported by the "
                   "scanlab simulator: split the kernel into one launch per phase");

@@ -645,10 +645,16 @@ SCANLAB_SIM_REINTERPRET(__double_as_longlong, double, long long)
 SCANLAB_SIM_REINTERPRET(__longlong_as_double, long long, double)
 #undef SCANLAB_SIM_REINTERPRET
 
-// Device-side min/max, as CUDA's math headers declare them: plain overloads, so they win over
-// std::min/std::max in code that says `using namespace std;`.
-#define SCANLAB_SIM_MIN_MAX(A, B, R)                                                  \
+// Device-side min/max, as CUDA's math headers declare them: overloads by value, so they win over
+// std::min/std::max in code that says `using namespace std;`. Each is a template with nothing to
+// deduce, so that a program's own host version of the same signature is another overload, one
+// that wins, not a redefinition: NVIDIA's helper_math.h defines `int max(int, int)` and
+// `int min(int, int)` where __CUDACC__ is not defined, as it is not here (defining it would
+// switch Thrust to its CUDA back end).
+#define SCANLAB_SIM_MIN_MAX(A, B, R)                                                                          \
+  template <class = void>                                                                                     \
   inline R min(A a, B b) { return static_cast<R>(b) < static_cast<R>(a) ? static_cast<R>(b) : static_cast<R>(a); } \
+  template <class = void>                                                                                     \
   inline R max(A a, B b) { return static_cast<R>(a) < static_cast<R>(b) ? static_cast<R>(b) : static_cast<R>(a); }
 SCANLAB_SIM_MIN_MAX(int, int, int)
 SCANLAB_SIM_MIN_MAX(unsigned, unsigned, unsigned)

@@ -263,6 +263,8 @@ inline void __sincosf(float x, float* s, float* c) {
 }
 
 // ---- Math functions of CUDA's library that the C++ library lacks ------------------------------
+// A template, as min and max are (cuda.hpp): helper_math.h defines its own host rsqrtf.
+template <class = void>
 inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
 inline double rsqrt(double x) { return 1.0 / std::sqrt(x); }
 inline float rcbrtf(float x) { return 1.0f / std::cbrt(x); }

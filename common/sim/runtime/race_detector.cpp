@@ -13,7 +13,6 @@
 #include <set>
 #include <string>
 #include <type_traits>
-#include <unordered_map>
 #include <vector>
 
 #include "block.hpp"
@@ -135,7 +134,6 @@ inline void put(SharedRecord& to, const SharedRecord& c) {
   std::memcpy(&to.warp_epoch, &origin, sizeof origin);
   to.by = c.by;
 }
-inline void put(GlobalRecord& to, const GlobalRecord& c) { to = c; }
 
 // The last write and up to two readers of the current interval. A shared cell is one cache
 // line: the cell of every access of shared memory is one load away. A global one is kept packed

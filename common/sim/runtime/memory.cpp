@@ -35,9 +35,19 @@ void ensure_reserved() {
     regions.global_begin = regions.window_begin + kGuardBytes;
     regions.shared_begin = regions.global_begin + kGlobalBytes;
     regions.global_validity = static_cast<std::uint8_t*>(reserve(kGlobalBytes));
+    prefer_huge_pages(reinterpret_cast<void*>(regions.global_begin), kGlobalBytes);
+    prefer_huge_pages(regions.global_validity, kGlobalBytes);
     regions.shared_validity = static_cast<std::uint8_t*>(reserve(kSharedBytes));
     regions.ready = true;
   });
+}
+
+void prefer_huge_pages(void* begin, std::size_t bytes) {
+#ifdef MADV_HUGEPAGE
+  madvise(begin, bytes, MADV_HUGEPAGE);
+#else
+  (void)begin, (void)bytes;
+#endif
 }
 
 unsigned char* shared_arena(unsigned slot) {

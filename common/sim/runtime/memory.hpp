@@ -105,6 +105,12 @@ inline bool all_live(std::uintptr_t a, std::size_t n) {
   return true;
 }
 
+// Asks for 2 MiB pages where a range is taken in large runs (buffers, their byte maps and race
+// shadows): a 4 KiB page of fresh memory costs a page fault, and faults of several OS threads
+// at once wait for each other in the kernel, which made a checked scan on two cores spend most of
+// its time in the system. Only a hint: nothing changes where huge pages are off.
+void prefer_huge_pages(void* begin, std::size_t bytes);
+
 // The shared memory arena of a resident slot.
 unsigned char* shared_arena(unsigned slot);
 

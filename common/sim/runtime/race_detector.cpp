@@ -13,7 +13,6 @@
 #include <set>
 #include <string>
 #include <type_traits>
-#include <unordered_map>
 #include <vector>
 
 #include "block.hpp"
@@ -36,35 +35,51 @@ using memory::in_shared;
 // word can hide a third thread's conflict with the first (a missed report, never a false one).
 constexpr std::size_t kGranule = 4;
 
-// A code address in 32 bits: an offset from the runtime's own code, which lab code is linked
-// beside; an address farther away than that (a shared library) gets a number from a table.
-class CodeAddresses {
+// A code address as a small number, so that a global-memory record fits in 64 bits: numbered in
+// the order first used, in a table whose lookup takes no lock (an access of kernel code asks it
+// every time). Reports and held races go by the address, never by the number, whose order
+// depends on which block ran first.
+class CodeIds {
  public:
-  std::uint32_t id(std::uintptr_t pc) { return near(pc) ? near_id(pc) : far_id(pc); }
-  // Code linked beside the runtime, whose number takes no lookup.
-  static bool near(std::uintptr_t pc) { return pc - base() + kNear < 2 * kNear; }
-  static std::uint32_t near_id(std::uintptr_t pc) { return static_cast<std::uint32_t>(pc - base() + kNear); }
-  __attribute__((noinline)) std::uint32_t far_id(std::uintptr_t pc) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    auto [it, added] = far_ids_.try_emplace(pc, static_cast<std::uint32_t>(far_.size()));
-    if (added) far_.push_back(pc);
-    return kFar | it->second;
+  static constexpr std::uint32_t kBits = 15;
+  std::uint32_t id(std::uintptr_t pc) {
+    for (std::size_t i = slot_of(pc);; i = (i + 1) % kSlots) {
+      const std::uintptr_t there = slots_[i].pc.load(std::memory_order_acquire);
+      if (there == pc) return slots_[i].id;
+      if (there == 0) return add(pc);
+    }
   }
-  std::uintptr_t address(std::uint32_t id) {
-    if (!(id & kFar)) return base() + id - kNear;
-    std::lock_guard<std::mutex> lock(mutex_);
-    return far_[id & ~kFar];
-  }
+  std::uintptr_t address(std::uint32_t id) { return addresses_[id]; }
 
  private:
-  static constexpr std::uintptr_t kNear = std::uintptr_t{1} << 30;
-  static constexpr std::uint32_t kFar = std::uint32_t{1} << 31;
-  static std::uintptr_t base() { return reinterpret_cast<std::uintptr_t>(&check_access); }
+  static constexpr std::size_t kSlots = std::size_t{2} << kBits;  // at most half full
+  static std::size_t slot_of(std::uintptr_t pc) { return (pc * 0x9E3779B97F4A7C15ull) >> (64 - (kBits + 1)); }
+  __attribute__((noinline)) std::uint32_t add(std::uintptr_t pc) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    std::size_t i = slot_of(pc);
+    for (; slots_[i].pc.load(std::memory_order_relaxed) != 0; i = (i + 1) % kSlots)
+      if (slots_[i].pc.load(std::memory_order_relaxed) == pc) return slots_[i].id;
+    if (count_ == (std::uint32_t{1} << kBits)) {
+      std::fprintf(stderr, "scanlab-sim: kernel code accessed device memory from more than %u places, the most the "
+                           "race detector tells apart; run with SCANLAB_SIM_RACECHECK=off\n", count_);
+      std::abort();
+    }
+    const std::uint32_t id = count_++;
+    addresses_[id] = pc;
+    slots_[i].id = id;
+    slots_[i].pc.store(pc, std::memory_order_release);
+    return id;
+  }
+  struct Slot {
+    std::atomic<std::uintptr_t> pc{0};
+    std::uint32_t id = 0;
+  };
   std::mutex mutex_;
-  std::unordered_map<std::uintptr_t, std::uint32_t> far_ids_;
-  std::vector<std::uintptr_t> far_;
+  std::uint32_t count_ = 0;
+  Slot slots_[kSlots];
+  std::uintptr_t addresses_[std::size_t{1} << kBits] = {};
 };
-CodeAddresses code_addresses;
+CodeIds code_ids;
 
 // Who made an access and how, in one 32-bit word. A record is assembled in registers and
 // stored whole: one assembled on the stack from 8- and 16-bit stores and then copied as wider
@@ -90,18 +105,20 @@ class Accessor {
 struct SharedRecord {
   std::uint32_t run;  // the block run (BlockClocks::run); 0: nothing recorded
   std::uint32_t interval;
-  std::uint32_t warp_epoch;
-  std::uint32_t pc;  // CodeAddresses::id
+  std::uint32_t warp_epoch;  // the block's __syncwarp generation (BlockClocks::generation)
+  std::uint32_t pc;  // CodeIds::id
   Accessor by;
 };
+// A global-memory record as check_cell() reads it, unpacked from its 64 bits (see GlobalCell).
 struct GlobalRecord {
-  std::uint32_t launch;  // 0: nothing recorded
+  std::uint32_t launch;  // 0: nothing recorded, or a record of an earlier launch (ordered before this one)
   std::uint32_t block;
   std::uint32_t interval;
   std::uint32_t clock;
-  std::uint32_t warp_epoch;
+  std::uint32_t warp_epoch;  // the block's __syncwarp generation (BlockClocks::generation)
   std::uint32_t pc;
   Accessor by;
+  std::uint32_t segment;  // where launch, block, interval, clock and warp_epoch are kept
 };
 template <bool Shared>
 using AccessRecord = std::conditional_t<Shared, SharedRecord, GlobalRecord>;
@@ -117,10 +134,10 @@ inline void put(SharedRecord& to, const SharedRecord& c) {
   std::memcpy(&to.warp_epoch, &origin, sizeof origin);
   to.by = c.by;
 }
-inline void put(GlobalRecord& to, const GlobalRecord& c) { to = c; }
 
 // The last write and up to two readers of the current interval. A shared cell is one cache
-// line: the cell of every access of shared memory is one load away.
+// line: the cell of every access of shared memory is one load away. A global one is kept packed
+// (GlobalCell) and unpacked into a Cell<false> where check_cell() judges it.
 template <bool Shared>
 struct alignas(Shared ? 64 : 4) Cell {
   AccessRecord<Shared> write;
@@ -128,9 +145,131 @@ struct alignas(Shared ? 64 : 4) Cell {
 };
 static_assert(sizeof(Cell<true>) == 64, "a shared-memory cell fills one cache line");
 
-Cell<false>* global_shadow = nullptr;
 Cell<true>* shared_shadow = nullptr;
 std::uint32_t current_launch = 0;
+
+// Global memory's shadow takes 16 bytes a word, so that buffers of 2^28 elements fit beside
+// their data. What an access shares with every access of its block in the same stretch (launch,
+// block, barrier interval, fence clock and __syncwarp generation) is a segment, kept once in
+// the launch's table; a record is the segment's number and what is the access's own: the code
+// address's number, the thread in the block, the bytes and the kind of access, in 64 bits. A
+// cell holds the last write and one reader; a second reader of the same stretch, which only
+// words that many threads read have (a carry, a total, a flag), goes to a second array whose
+// pages are taken only where that happens.
+struct Segment {
+  std::uint32_t block;
+  std::uint32_t interval;
+  std::uint32_t clock;
+  std::uint32_t generation;
+};
+class Segments {
+ public:
+  static constexpr std::uint32_t kBits = 30;
+  // Numbers below first() are records of earlier launches: ordered before every access now.
+  std::uint32_t first() const { return first_; }
+  const Segment& operator[](std::uint32_t id) const {
+    return chunks_[id >> kChunkBits].load(std::memory_order_relaxed)[id & (kChunk - 1)];
+  }
+  // A new launch forgets the segments of the last one. Returns false when numbers ran low: the
+  // caller forgets every record, and numbering starts over.
+  bool begin_launch() {
+    for (auto& c : chunks_) delete[] c.exchange(nullptr, std::memory_order_relaxed);
+    const std::uint32_t next = (next_.load(std::memory_order_relaxed) + kChunk - 1) & ~(kChunk - 1);
+    const bool fresh = next < (std::uint32_t{1} << (kBits - 1));
+    first_ = fresh ? next : kChunk;
+    next_.store(first_, std::memory_order_relaxed);
+    return fresh;
+  }
+  // Called by a thread of the segment's block, before any record names the segment; a record
+  // reaches other OS threads under its granule's lock, which carries the entry along.
+  std::uint32_t add(const Segment& s) {
+    const std::uint32_t id = next_.fetch_add(1, std::memory_order_relaxed);
+    if (id >= (std::uint32_t{1} << kBits)) {
+      std::fprintf(stderr, "scanlab-sim: a launch ran more than 2^%u barrier intervals and fences in all its "
+                           "blocks, the most the race detector numbers; run with SCANLAB_SIM_RACECHECK=off\n", kBits);
+      std::abort();
+    }
+    std::atomic<Segment*>& chunk = chunks_[id >> kChunkBits];
+    Segment* c = chunk.load(std::memory_order_acquire);
+    if (!c) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      c = chunk.load(std::memory_order_relaxed);
+      if (!c) chunk.store(c = new Segment[kChunk], std::memory_order_release);
+    }
+    c[id & (kChunk - 1)] = s;
+    return id;
+  }
+
+ private:
+  static constexpr unsigned kChunkBits = 16;
+  static constexpr std::uint32_t kChunk = std::uint32_t{1} << kChunkBits;
+  std::atomic<Segment*> chunks_[(std::size_t{1} << kBits) >> kChunkBits] = {};
+  std::atomic<std::uint32_t> next_{kChunk};
+  std::uint32_t first_ = kChunk;
+  std::mutex mutex_;
+};
+Segments segments;
+
+// A record in 64 bits: segment, code, thread, bytes, kind; the top bit of a cell's reader says
+// that the cell has a second reader in second_readers.
+namespace packed {
+constexpr unsigned kCodeShift = Segments::kBits, kThreadShift = kCodeShift + CodeIds::kBits, kMaskShift = kThreadShift + 10,
+                   kKindShift = kMaskShift + 4;
+constexpr std::uint64_t kSecondReader = std::uint64_t{1} << 63;
+static_assert(kKindShift + 4 == 63, "a record fills 63 bits");
+static_assert(kMaxThreadsPerBlock <= 1024, "a thread in the block takes 10 bits");
+// The kinds a record keeps, in 4 bits: compare-and-swap and blind writes matter only to the
+// access being checked.
+inline std::uint64_t kind_of(std::uint8_t flags) {
+  return (flags & (kWrite | kAtomic | kVolatile)) | ((flags & kBlockScope) ? 8u : 0u);
+}
+inline std::uint8_t flags_of(std::uint64_t kind) {
+  return static_cast<std::uint8_t>((kind & 7) | ((kind & 8) ? kBlockScope : 0));
+}
+inline std::uint32_t segment(std::uint64_t r) { return static_cast<std::uint32_t>(r & ((std::uint64_t{1} << kCodeShift) - 1)); }
+inline unsigned thread(std::uint64_t r) { return static_cast<unsigned>(r >> kThreadShift) & 1023; }
+inline bool writes(std::uint64_t r) { return (r >> kKindShift) & kWrite; }
+inline std::uint64_t pack(std::uint32_t segment, std::uint32_t pc, Accessor by) {
+  return segment | std::uint64_t{pc} << kCodeShift | std::uint64_t{by.thread()} << kThreadShift |
+         std::uint64_t{by.mask()} << kMaskShift | kind_of(by.flags()) << kKindShift;
+}
+inline std::uint64_t pack(const GlobalRecord& r) { return r.launch ? pack(r.segment, r.pc, r.by) : 0; }
+inline GlobalRecord unpack(std::uint64_t r) {
+  r &= ~kSecondReader;
+  const std::uint32_t id = segment(r);
+  if (id < segments.first()) return GlobalRecord{};
+  const Segment& s = segments[id];
+  const Accessor by(static_cast<std::uint16_t>(thread(r)), flags_of(r >> kKindShift),
+                    static_cast<std::uint8_t>((r >> kMaskShift) & 0xF));
+  return GlobalRecord{current_launch, s.block, s.interval, s.clock, s.generation,
+                      static_cast<std::uint32_t>(r >> kCodeShift) & ((1u << CodeIds::kBits) - 1), by, id};
+}
+}  // namespace packed
+
+struct GlobalCell {
+  std::uint64_t write;
+  std::uint64_t read;  // with packed::kSecondReader
+};
+static_assert(sizeof(GlobalCell) == 16, "16 bytes a global word");
+GlobalCell* global_shadow = nullptr;
+std::uint64_t* second_readers = nullptr;  // by granule, where the cell's reader says so
+
+Cell<false> unpack_cell(std::uintptr_t granule) {
+  const GlobalCell& g = global_shadow[granule];
+  return Cell<false>{packed::unpack(g.write),
+                     {packed::unpack(g.read),
+                      (g.read & packed::kSecondReader) ? packed::unpack(second_readers[granule]) : GlobalRecord{}}};
+}
+// Stores what changed: a word that every thread of a block reads keeps its cell unwritten.
+void pack_cell(std::uintptr_t granule, const Cell<false>& c) {
+  GlobalCell& g = global_shadow[granule];
+  const std::uint64_t second = packed::pack(c.read[1]);
+  const std::uint64_t write = packed::pack(c.write);
+  const std::uint64_t read = packed::pack(c.read[0]) | (second ? packed::kSecondReader : 0);
+  if (g.write != write) g.write = write;
+  if (g.read != read) g.read = read;
+  if (second && second_readers[granule] != second) second_readers[granule] = second;
+}
 bool race_check_enabled = true;  // the schedule's setting, read once per launch
 std::atomic<std::uint32_t> next_run{1};
 bool lock_global_cells = false;  // blocks of this launch run on several OS threads
@@ -164,9 +303,9 @@ class GranuleLocks {
   alignas(kLineBytes) std::atomic_flag flags_[kCount] = {};
 };
 GranuleLocks granule_locks;
-template <bool Shared>
-Cell<Shared>* reserve_cells(std::size_t count) {
-  void* p = mmap(nullptr, count * sizeof(Cell<Shared>), PROT_READ | PROT_WRITE,
+template <typename T>
+T* reserve_cells(std::size_t count) {
+  void* p = mmap(nullptr, count * sizeof(T), PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (p == MAP_FAILED) {
     std::fprintf(stderr,
@@ -174,7 +313,7 @@ Cell<Shared>* reserve_cells(std::size_t count) {
                  "(vm.overcommit_memory=2?); run with SCANLAB_SIM_RACECHECK=off\n");
     std::abort();
   }
-  return static_cast<Cell<Shared>*>(p);
+  return static_cast<T*>(p);
 }
 
 bool is_strong(std::uint8_t flags, bool across_blocks) {
@@ -198,12 +337,13 @@ struct HeldRace {
   Finding finding;
 };
 std::mutex held_mutex;
-std::map<std::pair<std::uint32_t, std::uint32_t>, HeldRace> held_races;  // by (read's code, atomic's code)
-std::set<std::uint32_t> guess_code;  // code of plain reads that their thread's atomicCAS checked
+std::map<std::pair<std::uintptr_t, std::uintptr_t>, HeldRace> held_races;  // by (read's code, atomic's code)
+std::set<std::uintptr_t> guess_code;  // code of plain reads that their thread's atomicCAS checked
 
 // Whether an earlier access p of this launch, or of an earlier one, is ordered before thread t's.
 bool same_warp_ordered(std::uint16_t p_thread, std::uint32_t p_warp_epoch, const Thread* t) {
-  return p_thread / kWarpSize == t->warp && t->warp_clock[p_thread % kWarpSize] >= p_warp_epoch;
+  // p's lane joined t (directly or through other lanes) in a __syncwarp after p's access.
+  return p_thread / kWarpSize == t->warp && t->warp_clock[p_thread % kWarpSize] > p_warp_epoch;
 }
 bool ordered(const SharedRecord& p, const Thread* t) {
   const Block* b = t->block;
@@ -289,8 +429,8 @@ enum class Verdict : std::uint8_t { none, race, stale, held };
 template <bool Shared>
 Finding race_finding(const AccessRecord<Shared>& p, const Thread* t, const AccessRecord<Shared>& c,
                      std::uintptr_t address, Verdict verdict) {
-  const std::uintptr_t p_pc = code_addresses.address(p.pc);
-  const std::uintptr_t c_pc = code_addresses.address(c.pc);
+  const std::uintptr_t p_pc = code_ids.address(p.pc);
+  const std::uintptr_t c_pc = code_ids.address(c.pc);
   const Launch& launch = *t->block->launch;
   const bool shared = Shared;
   const std::uint32_t p_block = block_of(p, t);
@@ -338,7 +478,7 @@ Finding race_finding(const AccessRecord<Shared>& p, const Thread* t, const Acces
 template <bool Shared>
 void report_race(const AccessRecord<Shared>& p, const Thread* t, const AccessRecord<Shared>& c, std::uintptr_t address,
                  Verdict verdict) {
-  if (!first_time(ReportKind::race, code_addresses.address(p.pc), code_addresses.address(c.pc))) return;
+  if (!first_time(ReportKind::race, code_ids.address(p.pc), code_ids.address(c.pc))) return;
   report(race_finding<Shared>(p, t, c, address, verdict));
 }
 
@@ -350,7 +490,7 @@ __attribute__((noinline, cold)) void hold_race(const AccessRecord<Shared>& p, co
   const bool p_reads = !(p.by.flags() & kWrite);
   const AccessRecord<Shared>& read = p_reads ? p : c;
   const AccessRecord<Shared>& atomic = p_reads ? c : p;
-  const std::pair<std::uint32_t, std::uint32_t> key(read.pc, atomic.pc);
+  const std::pair<std::uintptr_t, std::uintptr_t> key(code_ids.address(read.pc), code_ids.address(atomic.pc));
   {
     std::lock_guard<std::mutex> lock(held_mutex);
     if (held_races.count(key)) return;
@@ -358,8 +498,8 @@ __attribute__((noinline, cold)) void hold_race(const AccessRecord<Shared>& p, co
   Finding f;
   f.kind = ReportKind::race;
   f.headline = std::string("data race (a plain read beside atomic writes) on ") + (Shared ? "shared" : "global") + " memory";
-  f.parties.push_back(Party{role_of(read.by.flags()), locate(code_addresses.address(read.pc))});
-  f.parties.push_back(Party{role_of(atomic.by.flags()), locate(code_addresses.address(atomic.pc))});
+  f.parties.push_back(Party{role_of(read.by.flags()), locate(key.first)});
+  f.parties.push_back(Party{role_of(atomic.by.flags()), locate(key.second)});
   f.details.push_back("threads read the word plainly while others change it with atomics, with nothing between");
   f.details.push_back("a plain read beside an atomic write is a data race in the PTX memory model: read the word "
                       "with an atomic too (atomicAdd(p, 0), cuda::atomic_ref::load), or let atomicCAS check the "
@@ -378,7 +518,7 @@ void learn_guess(const Cell<Shared>& cell, const AccessRecord<Shared>& c) {
   for (const AccessRecord<Shared>& r : cell.read)
     if (recorded(r) && same_interval(r, c) && !(r.by.flags() & kAtomic)) {
       std::lock_guard<std::mutex> lock(held_mutex);
-      guess_code.insert(r.pc);
+      guess_code.insert(code_ids.address(r.pc));
     }
 }
 
@@ -435,9 +575,17 @@ __attribute__((noinline)) void check_cell(Cell<Shared>& cell, Thread* t, const A
 void begin_launch(std::uint32_t launch_id, bool race_check, bool parallel) {
   static std::once_flag shadow_reserved;
   std::call_once(shadow_reserved, [] {
-    global_shadow = reserve_cells<false>(memory::kGlobalBytes / kGranule);
-    shared_shadow = reserve_cells<true>(memory::kSharedBytes / kGranule);
+    global_shadow = reserve_cells<GlobalCell>(memory::kGlobalBytes / kGranule);
+    second_readers = reserve_cells<std::uint64_t>(memory::kGlobalBytes / kGranule);
+    memory::prefer_huge_pages(global_shadow, memory::kGlobalBytes / kGranule * sizeof(GlobalCell));
+    shared_shadow = reserve_cells<Cell<true>>(memory::kSharedBytes / kGranule);
   });
+  if (!segments.begin_launch()) {
+    // Segment numbers start over: forget every record of global memory (all of earlier launches,
+    // so ordered before this one, as no record is).
+    madvise(global_shadow, memory::kGlobalBytes / kGranule * sizeof(GlobalCell), MADV_DONTNEED);
+    madvise(second_readers, memory::kGlobalBytes / kGranule * sizeof(std::uint64_t), MADV_DONTNEED);
+  }
   current_launch = launch_id;
   race_check_enabled = race_check;
   held_races.clear();
@@ -448,7 +596,7 @@ void begin_launch(std::uint32_t launch_id, bool race_check, bool parallel) {
 void end_launch() {
   for (const auto& [code, held] : held_races) {
     if (guess_code.count(code.first)) continue;
-    if (first_time(ReportKind::race, code_addresses.address(code.first), code_addresses.address(code.second)))
+    if (first_time(ReportKind::race, code.first, code.second))
       report(held.finding);
   }
   held_races.clear();
@@ -462,27 +610,35 @@ void begin_block(Block& b) {
     madvise(shared_shadow, memory::kSharedBytes / kGranule * sizeof(Cell<true>), MADV_DONTNEED);
     b.race.run = next_run.fetch_add(1, std::memory_order_relaxed);
   }
-  // Lane clocks carry over from the slot's previous block: a thread knows less of another lane's
-  // clock than that lane's own value unless they synchronized after it, whatever came before, and
-  // records of earlier blocks are told apart by their run. So a block starts without clearing
-  // 128 bytes a thread, unless a clock nears its limit (or the threads are new: own clock 0).
-  constexpr std::uint32_t kClockLimit = std::uint32_t{1} << 30;
-  bool fresh = false;
-  for (unsigned i = 0; i < b.thread_count; ++i) {
-    const Thread& t = b.threads[i];
-    const std::uint32_t own = t.warp_epoch;
-    fresh |= own == 0 || own >= kClockLimit;
-  }
-  if (!fresh) return;
-  for (unsigned i = 0; i < b.thread_count; ++i) {
-    Thread& t = b.threads[i];
-    t.warp_clock.fill(0);
-    t.warp_clock[t.lane] = 1;
-    t.warp_epoch = 1;
-  }
+  b.race.segment = 0;
+  // Lane clocks carry over from the slot's previous block: they hold __syncwarp generations of
+  // this slot, which only grow, so every one a thread knows is below the generation of any
+  // access of the new block. So a block starts without clearing 128 bytes a thread, unless the
+  // generation nears its limit (new threads start with clocks of 0).
+  constexpr std::uint32_t kGenerationLimit = std::uint32_t{1} << 30;
+  if (b.race.generation < kGenerationLimit) return;
+  b.race.generation = 0;
+  for (unsigned i = 0; i < b.thread_count; ++i) b.threads[i].warp_clock.fill(0);
 }
 
 namespace {
+
+// The segment of block b's accesses now: a new one after a barrier, a fence or a __syncwarp.
+__attribute__((noinline)) std::uint32_t new_segment(Block& b) {
+  BlockClocks& r = b.race;
+  r.segment_interval = b.barrier.interval;
+  r.segment_clock = b.ordering.clock;
+  r.segment_generation = r.generation;
+  r.segment = segments.add(Segment{b.linear, b.barrier.interval, b.ordering.clock, r.generation});
+  return r.segment;
+}
+inline std::uint32_t segment_now(Block& b) {
+  const BlockClocks& r = b.race;
+  if (r.segment != 0 && r.segment_interval == b.barrier.interval && r.segment_clock == b.ordering.clock &&
+      r.segment_generation == r.generation)
+    return r.segment;
+  return new_segment(b);
+}
 
 // Whether an earlier access r could conflict with c at all (check_cell decides whether it does):
 // an access of another thread in the same block run and interval, or in global memory also one
@@ -491,39 +647,47 @@ std::uint64_t epoch_of(const SharedRecord& r) { return r.run | std::uint64_t{r.i
 bool may_conflict(const SharedRecord& r, const SharedRecord& c) {
   return epoch_of(r) == epoch_of(c) && r.by.thread() != c.by.thread();
 }
-bool may_conflict(const GlobalRecord& r, const GlobalRecord& c) {
-  return r.launch == c.launch && (r.block != c.block || (r.interval == c.interval && r.by.thread() != c.by.thread()));
+// The same for packed global records, c an access of block b now.
+bool may_conflict(std::uint64_t r, std::uint64_t c, const Block& b) {
+  const std::uint32_t id = packed::segment(r);
+  if (id < segments.first()) return false;
+  const bool other_thread = packed::thread(r) != packed::thread(c);
+  if (id == packed::segment(c)) return other_thread;
+  const Segment& s = segments[id];
+  return s.block != b.linear || (s.interval == b.barrier.interval && other_thread);
 }
 
 // The record of thread t's access now, in shared or global memory.
 SharedRecord shared_record(const Thread* t, std::uint32_t pc_id, Accessor by) {
   const Block* b = t->block;
-  return SharedRecord{b->race.run, b->barrier.interval, t->warp_epoch, pc_id, by};
+  return SharedRecord{b->race.run, b->barrier.interval, b->race.generation, pc_id, by};
 }
 GlobalRecord global_record(const Thread* t, std::uint32_t pc_id, Accessor by) {
-  const Block* b = t->block;
-  return GlobalRecord{current_launch, b->linear, b->barrier.interval, b->ordering.clock, t->warp_epoch, pc_id, by};
-}
-template <bool Shared>
-AccessRecord<Shared> record_of(const Thread* t, std::uint32_t pc_id, Accessor by) {
-  if constexpr (Shared) return shared_record(t, pc_id, by);
-  else return global_record(t, pc_id, by);
+  Block* b = t->block;
+  const std::uint32_t segment = segment_now(*b);
+  return GlobalRecord{current_launch, b->linear, b->barrier.interval, b->ordering.clock, b->race.generation,
+                      pc_id, by, segment};
 }
 
 // check_cell for a word, from arguments that all travel in registers, so that the common path
 // reaches it by a jump and keeps no frame of its own on the fiber's stack.
-template <bool Shared>
-__attribute__((noinline)) void check_word_exactly(Cell<Shared>& cell, Thread* t, std::uintptr_t address,
-                                                  std::uint32_t pc_id, Accessor by) {
-  check_cell<Shared>(cell, t, record_of<Shared>(t, pc_id, by), address);
+__attribute__((noinline)) void check_shared_word_exactly(Cell<true>& cell, Thread* t, std::uintptr_t address,
+                                                         std::uint32_t pc_id, Accessor by) {
+  check_cell<true>(cell, t, shared_record(t, pc_id, by), address);
+}
+// check_cell for a granule of global memory: unpacked, judged, and packed again.
+__attribute__((noinline)) void check_global_granule(std::uintptr_t granule, Thread* t, const GlobalRecord& c,
+                                                    std::uintptr_t address) {
+  Cell<false> cell = unpack_cell(granule);
+  check_cell<false>(cell, t, c, address);
+  pack_cell(granule, cell);
 }
 
 // A read while the cell's first reader may conflict with it: it takes the second place, unless
 // the two readers there stand for it (see covered()).
-template <bool Shared>
-__attribute__((noinline)) void remember_second_reader(Cell<Shared>& cell, Thread* t, std::uint32_t pc_id, Accessor by) {
-  const AccessRecord<Shared> c = record_of<Shared>(t, pc_id, by);
-  if (!covered<Shared>(cell.read[0], cell.read[1], c)) put(cell.read[1], c);
+__attribute__((noinline)) void remember_second_reader(Cell<true>& cell, Thread* t, std::uint32_t pc_id, Accessor by) {
+  const SharedRecord c = shared_record(t, pc_id, by);
+  if (!covered<true>(cell.read[0], cell.read[1], c)) put(cell.read[1], c);
 }
 
 // The common case, a plain aligned 4-byte access: unless its cell holds an access that may
@@ -531,27 +695,43 @@ __attribute__((noinline)) void remember_second_reader(Cell<Shared>& cell, Thread
 // decides. The record comes by value, as it does to check_cell: passed by reference, it was
 // assembled on the stack field by field and then copied into the cell in one wide load, which
 // stalls on store forwarding.
-template <bool Shared>
-void check_word(Cell<Shared>& cell, Thread* t, const AccessRecord<Shared> c, std::uintptr_t address) {
-  if (may_conflict(cell.write, c)) return check_word_exactly<Shared>(cell, t, address, c.pc, c.by);
+void check_shared_word(Cell<true>& cell, Thread* t, const SharedRecord c, std::uintptr_t address) {
+  if (may_conflict(cell.write, c)) return check_shared_word_exactly(cell, t, address, c.pc, c.by);
   if (c.by.flags() & kWrite) {
     if (may_conflict(cell.read[0], c) || may_conflict(cell.read[1], c))
-      return check_word_exactly<Shared>(cell, t, address, c.pc, c.by);
+      return check_shared_word_exactly(cell, t, address, c.pc, c.by);
     put(cell.write, c);
     return;
   }
   // A reader that may not conflict is replaceable (see check_cell).
   if (!may_conflict(cell.read[0], c)) return put(cell.read[0], c);
-  return remember_second_reader<Shared>(cell, t, c.pc, c.by);
+  return remember_second_reader(cell, t, c.pc, c.by);
+}
+// The same for global memory, on the packed cell; every other case is check_cell's.
+void check_global_word(GlobalCell& cell, std::uintptr_t granule, Thread* t, std::uint32_t pc_id, Accessor by,
+                       std::uintptr_t address) {
+  const Block& b = *t->block;
+  const std::uint64_t c = packed::pack(segment_now(*t->block), pc_id, by);
+  const std::uint64_t second = cell.read & packed::kSecondReader;
+  if (!may_conflict(cell.write, c, b)) {
+    if (packed::writes(c)) {
+      if (!may_conflict(cell.read, c, b) && !(second && may_conflict(second_readers[granule], c, b))) {
+        cell.write = c;
+        return;
+      }
+    } else if (!may_conflict(cell.read, c, b)) {
+      cell.read = c | second;
+      return;
+    }
+  }
+  check_global_granule(granule, t, global_record(t, pc_id, by), address);
 }
 
 // The race checks of any access to live device memory, one granule at a time.
 __attribute__((noinline)) void check_races_by_granule(Thread* t, std::uintptr_t address, std::size_t bytes,
                                                       std::uint8_t flags, std::uintptr_t pc) {
-  const Block* b = t->block;
-  const std::uint32_t pc_id = code_addresses.id(pc);
+  const std::uint32_t pc_id = code_ids.id(pc);
   const auto thread = static_cast<std::uint16_t>(t->linear);
-  const std::uint32_t warp_epoch = t->warp_epoch;
   // Each granule the access touches, with the bytes of it touched.
   auto for_each_granule = [&](std::uintptr_t begin, auto&& check) {
     std::uintptr_t offset = address - begin;
@@ -565,19 +745,18 @@ __attribute__((noinline)) void check_races_by_granule(Thread* t, std::uintptr_t 
     }
   };
   if (in_shared(address)) {
-    SharedRecord c{b->race.run, b->barrier.interval, warp_epoch, pc_id, Accessor(thread, flags, 0)};
+    SharedRecord c = shared_record(t, pc_id, Accessor(thread, flags, 0));
     for_each_granule(memory::regions.shared_begin, [&](std::uintptr_t granule, std::uint8_t mask, std::uintptr_t at) {
       c.by = c.by.with_mask(mask);
       check_cell<true>(shared_shadow[granule], t, c, at);
     });
   } else {
-    GlobalRecord c{current_launch, b->linear, b->barrier.interval, b->ordering.clock, warp_epoch, pc_id,
-                   Accessor(thread, flags, 0)};
+    GlobalRecord c = global_record(t, pc_id, Accessor(thread, flags, 0));
     for_each_granule(memory::regions.global_begin, [&](std::uintptr_t granule, std::uint8_t mask, std::uintptr_t at) {
       c.by = c.by.with_mask(mask);
-      if (!lock_global_cells) return check_cell<false>(global_shadow[granule], t, c, at);
+      if (!lock_global_cells) return check_global_granule(granule, t, c, at);
       granule_locks.lock(granule);
-      check_cell<false>(global_shadow[granule], t, c, at);
+      check_global_granule(granule, t, c, at);
       granule_locks.unlock(granule);
     });
   }
@@ -586,11 +765,10 @@ __attribute__((noinline)) void check_races_by_granule(Thread* t, std::uintptr_t 
 // A plain aligned 4-byte access to global memory, under its granule's lock when blocks run on
 // several OS threads.
 __attribute__((noinline)) void check_global_word(Thread* t, std::uintptr_t address, std::uint32_t pc_id, Accessor by) {
-  const GlobalRecord c = global_record(t, pc_id, by);
   const std::uintptr_t granule = (address - memory::regions.global_begin) / kGranule;
-  if (!lock_global_cells) return check_word<false>(global_shadow[granule], t, c, address);
+  if (!lock_global_cells) return check_global_word(global_shadow[granule], granule, t, pc_id, by, address);
   granule_locks.lock(granule);
-  check_word<false>(global_shadow[granule], t, c, address);
+  check_global_word(global_shadow[granule], granule, t, pc_id, by, address);
   granule_locks.unlock(granule);
 }
 
@@ -600,13 +778,13 @@ __attribute__((noinline)) void check_global_word(Thread* t, std::uintptr_t addre
 // fiber's stack, whose lines a switch back to the thread would fetch again.
 __attribute__((noinline)) void check_races(Thread* t, std::uintptr_t address, std::size_t bytes, std::uint8_t flags,
                                            std::uintptr_t pc) {
-  if (bytes != kGranule || address % kGranule != 0 || (flags & kAtomic) || !CodeAddresses::near(pc))
+  if (bytes != kGranule || address % kGranule != 0 || (flags & kAtomic))
     return check_races_by_granule(t, address, bytes, flags, pc);
   const Accessor by(static_cast<std::uint16_t>(t->linear), flags, 0xF);
-  const std::uint32_t pc_id = CodeAddresses::near_id(pc);
+  const std::uint32_t pc_id = code_ids.id(pc);
   if (!in_shared(address)) return check_global_word(t, address, pc_id, by);
-  return check_word<true>(shared_shadow[(address - memory::regions.shared_begin) / kGranule], t,
-                          shared_record(t, pc_id, by), address);
+  return check_shared_word(shared_shadow[(address - memory::regions.shared_begin) / kGranule], t,
+                           shared_record(t, pc_id, by), address);
 }
 
 // What a plain access (to live bytes that were written) does; also checked after an irregular one.
@@ -630,15 +808,17 @@ void check_access(Thread* t, std::uintptr_t address, std::size_t bytes, std::uin
 }
 
 void join_lanes(Thread* warp_lanes, unsigned mask) {
+  if (mask == 0) return;
+  BlockClocks& race = warp_lanes[__builtin_ctz(mask)].block->race;
+  const std::uint32_t generation = ++race.generation;
   LaneClocks joined{};
   for (unsigned l = 0; l < kWarpSize; ++l)
     if (mask & (1u << l))
       for (unsigned k = 0; k < kWarpSize; ++k) joined[k] = std::max(joined[k], warp_lanes[l].warp_clock[k]);
-  for (unsigned l = 0; l < kWarpSize; ++l) {
-    if (!(mask & (1u << l))) continue;
-    warp_lanes[l].warp_clock = joined;
-    warp_lanes[l].warp_epoch = warp_lanes[l].warp_clock[l] += 1;
-  }
+  for (unsigned l = 0; l < kWarpSize; ++l)
+    if (mask & (1u << l)) joined[l] = generation;
+  for (unsigned l = 0; l < kWarpSize; ++l)
+    if (mask & (1u << l)) warp_lanes[l].warp_clock = joined;
 }
 
 }  // namespace scanlab::sim::detail::race_detector

@@ -5,7 +5,8 @@
 // intervals) or a __syncwarp orders them (same warp). A plain read beside an atomic write is
 // one too, unless atomicCAS checks it (a compare-and-swap loop's guess): held to the launch's end. This is exact at any block size:
 // each 4-byte word remembers its last write and up to two readers of the current interval,
-// with the bytes each touched (a shadow cell of one cache line for shared memory).
+// with the bytes each touched (a shadow cell of one cache line for shared memory; 16 bytes, and
+// 8 more for a second reader where there is one, for global memory).
 //
 // Between blocks (global memory only), accesses are ordered only through a flag hand-off with a
 // release pattern on the writer's side and an acquire pattern on the reader's: memory_order.hpp
@@ -36,14 +37,23 @@ enum AccessFlags : std::uint8_t {
   kRead = 0, kWrite = 1, kAtomic = 2, kVolatile = 4, kBlind = 8, kBlockScope = 16, kCompareAndSwap = 32
 };
 
-// A thread's part: happens-before among the lanes of its warp, lane clocks joined at every
-// __syncwarp.
+// A thread's part: happens-before among the lanes of its warp. Lane k's clock is the latest
+// __syncwarp generation of its block in which lane k took part that this thread has heard of
+// (directly or through other lanes); an access of lane k at generation g is ordered before
+// this thread's accesses once that clock passes g.
 using LaneClocks = std::array<std::uint32_t, kWarpSize>;
 
 // A block's part: its run, which tells its shared-memory records from those of every other
-// block that used the same arena. Ordering between blocks is memory_order.hpp's.
+// block that used the same arena; its __syncwarp generation; and the segment of the launch's
+// table (race_detector.cpp) that its global-memory accesses of this stretch name. Ordering
+// between blocks is memory_order.hpp's.
 struct BlockClocks {
-  std::uint32_t run = 0;  // this block's run: unique among all blocks started in the process
+  std::uint32_t run = 0;         // this block's run: unique among all blocks started in the process
+  std::uint32_t generation = 0;  // __syncwarp joins in this slot so far: grows across the slot's blocks
+  std::uint32_t segment = 0;     // 0: none yet in this block
+  std::uint32_t segment_interval = 0;
+  std::uint32_t segment_clock = 0;
+  std::uint32_t segment_generation = 0;
 };
 
 // The launch whose accesses are current; records of earlier launches are ordered before it.

@@ -35,9 +35,6 @@ struct alignas(64) Thread {
   bool stored_since_yield = false;  // progress, for deadlock detection: set by whatever stores
   bool in_serial_turn = false;      // resumed by the serial phase, until it suspends
   bool used_serial_turn = false;    // its cross-block operation of this turn has run
-  // race_detector.cpp: the thread's own lane clock (warp_clock[lane]), which every checked
-  // access stamps, kept in this line too.
-  std::uint32_t warp_epoch = 0;
   barrier::Arrival barrier;  // barrier.cpp
 
   Coordinates coords;

@@ -1,0 +1,50 @@
+// What the simulator keeps per word of global memory that a kernel touches with race checks
+// on: the word itself, its byte map (memory_check: a byte a byte) and its race shadow (16 bytes;
+// common/sim/README.md, "Memory use"). Measured as the growth of the process's resident size
+// while a kernel reads and writes every word of a fresh buffer once.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <cstdio>
+
+#include <scanlab/sim/diagnostics.hpp>
+
+#include "memory_use_kernels.hpp"
+
+namespace {
+
+std::size_t resident_bytes() {
+    long pages_total = 0, pages_resident = 0;
+    FILE* f = std::fopen("/proc/self/statm", "r");
+    if (!f) return 0;
+    const int read = std::fscanf(f, "%ld %ld", &pages_total, &pages_resident);
+    std::fclose(f);
+    return read == 2 ? static_cast<std::size_t>(pages_resident) * static_cast<std::size_t>(sysconf(_SC_PAGESIZE)) : 0;
+}
+
+TEST(SimMemoryUse, AGlobalWordTakesAtMost24BytesWithItsShadows) {
+    scanlab::sim::Schedule s = scanlab::sim::get_schedule();
+    s.race_check = true;
+    scanlab::sim::set_schedule(s);
+    // A first run takes what does not grow with the buffer (fiber stacks, shared-memory shadow).
+    int* warm = filled_words(std::size_t{1} << 16);
+    ASSERT_NE(warm, nullptr);
+    ASSERT_TRUE(increment_each_word(warm, std::size_t{1} << 16));
+    free_words(warm);
+    constexpr std::size_t kWords = std::size_t{1} << 22;  // 16 MiB of ints
+    const std::size_t before = resident_bytes();
+    ASSERT_GT(before, 0u) << "/proc/self/statm is not readable";
+    int* data = filled_words(kWords);
+    ASSERT_NE(data, nullptr);
+    ASSERT_TRUE(increment_each_word(data, kWords));
+    const std::size_t grown = resident_bytes() - before;
+    free_words(data);
+    // 4 bytes of data, 4 of byte map, 16 of race shadow, and 2 of slack for page rounding (huge
+    // pages) and the runtime's own growth (the host holds no copy of the buffer). A shadow cell of the 84 bytes this once took would
+    // grow it by about 92 bytes a word.
+    constexpr std::size_t kBytesPerWord = 4 + 4 + 16;
+    EXPECT_LE(grown, kWords * (kBytesPerWord + 2)) << "grew by " << grown / kWords << " bytes a word";
+}
+
+}  // namespace

@@ -332,11 +332,18 @@ def grade_lab(lab: Lab, opts: Options, tree: BuildTree | None, configure_error: 
     return for_this_copy_of_the_kit(_grade_lab(lab, opts, tree, configure_error), opts.repo, opts.backend)
 
 
+def is_students_copy(repo: Path) -> bool:
+    """A student's copy of the kit (grader/release) has no solutions/ folder at all. A lab with
+    no reference in the instructor's copy (a lab being written, the self-tests' fake labs) is
+    not a student's copy: its checks are graded as its tests report them."""
+    return not (repo / "solutions").is_dir()
+
+
 def for_this_copy_of_the_kit(result: LabResult, repo: Path, backend: str) -> LabResult:
-    """On a GPU in a student's copy of the kit (no reference solution), a lab's performance
+    """On a GPU in a student's copy of the kit (no reference solutions), a lab's performance
     checks are shown as the instructor's to grade, whatever their test did; the instructor's
     copy grades them."""
-    if backend == "cuda" and not kit_has_reference(repo, result.lab):
+    if backend == "cuda" and is_students_copy(repo):
         result.checks = [_graded_by_the_instructor(c) if c.check.category == "performance" else c
                          for c in result.checks]
     return result

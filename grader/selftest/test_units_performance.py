@@ -81,6 +81,18 @@ class PerformanceInAStudentCopyTest(unittest.TestCase):
     def test_only_the_instructors_copy_has_the_reference(self):
         self.assertTrue(grading.kit_has_reference(REPO, self.lab))
         self.assertFalse(grading.kit_has_reference(self.student_copy, self.lab))
+        self.assertFalse(grading.is_students_copy(REPO))
+        self.assertTrue(grading.is_students_copy(self.student_copy))
+
+    def test_a_lab_without_a_reference_in_the_instructors_copy_is_graded_as_its_test_says(self):
+        # a lab being written (or a self-test's fake lab) has no solutions/NN yet: its
+        # performance check is not the student-copy case
+        instructors = Path(tempfile.mkdtemp())
+        self.addCleanup(shutil.rmtree, instructors)
+        (instructors / "solutions").mkdir()
+        self.assertFalse(grading.kit_has_reference(instructors, self.lab))
+        passed = TestOutcome(PERFORMANCE_TEST, "pass", measured=["1.00x the reference, 0.81x CUB"])
+        self.assertEqual(self.graded(passed, instructors).status, "pass")
 
     def test_timed_against_cub_alone_it_is_the_instructors_to_grade(self):
         skipped = TestOutcome(PERFORMANCE_TEST, "skip", f"{PERFORMANCE_TEST} was skipped: not graded in this copy",

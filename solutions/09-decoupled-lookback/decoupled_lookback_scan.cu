@@ -33,7 +33,6 @@
 #ifndef SCANLAB_LAB_09_DECOUPLED_LOOKBACK_CU_INCLUDED  // later labs include this file, perhaps more than once
 #define SCANLAB_LAB_09_DECOUPLED_LOOKBACK_CU_INCLUDED
 
-#include <cuda/atomic>
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -70,11 +69,11 @@ struct ScanPolicy {
 // a tile costs a fixed time beyond its bytes (the ticket, the barriers, the look-back), so large
 // tiles win, with as many items per thread as the registers hold without spilling (39, odd: the
 // lanes' reads of the turning area hit different banks). 4-byte values: 512 threads, 1.0x to
-// 1.14x CUB from 2^20 to 2^30 elements (at 2^24 between 0.996x and 1.03x over four runs; 85% of
-// a copy at 2^28). 8-byte values: 256 threads and a short sleep between polls; their hand-off
-// needs a release store, an acquire load and a second read, and they reach 0.84x to 0.96x CUB
-// (a fence on both sides instead: 0.84x to 0.89x; the tile's time, not the hand-off, limits
-// them at large n). Other architectures use the Hopper tuning until they are measured.
+// 1.13x CUB from 2^20 to 2^30 elements (2^24 is the close one: 0.997x to 1.03x over six runs;
+// 85% of a copy at 2^28). 8-byte values: 256 threads, 0.94x
+// to 1.05x CUB (91% of a copy at 2^28; a sleep of 0 to 200 ns between polls changes nothing;
+// a state word stored with release and polled with acquire instead of the state in every word:
+// 0.84x at 2^28). Other architectures use the Hopper tuning until they are measured.
 struct HopperTuning {
     template <class T>
     using Policy = ScanPolicy<sizeof(T) <= 4 ? 512 : 256, 39, sizeof(T) <= 4 ? 0 : 100>;
@@ -100,26 +99,24 @@ struct TileObservation {
 // The status of every tile of one call, and the ticket that numbers the tiles, in the caller's
 // temporary storage (reset before each launch: every word kNothingYet, the ticket 0).
 //
-// Packed (values of at most 4 bytes): one 64-bit word per tile, the state in the high half and
-// the value's bits in the low half, written and read whole. A reader that sees the state sees
-// the value that came with it: no fence is needed.
-//
-// Not packed (wider values): per tile a state word, the aggregate and the inclusive prefix in
-// two slots of their own (a reader that saw kAggregate may still be reading the aggregate while
-// the tile writes its inclusive prefix). The hand-off needs both sides: the writer stores the
-// value, then the state with a release store; the reader loads the state with an acquire load,
-// then the value (cuda::atomic_ref, the memory orders of C++ at device scope).
-template <class T, bool Packed = sizeof(T) <= 4>
-class TileStatus;
-
+// The value is cut into 32-bit parts (one for values of at most 4 bytes, two for double and the
+// affine maps), and each part is stored in a 64-bit word of its own beside a copy of the state:
+// state in the high half, part in the low half, every word written and read whole. A word that
+// shows a state holds that state's part, so no fence and no release or acquire is needed; a
+// reader takes the value only when every word of the tile shows the same state (the aggregate's
+// words are overwritten by the inclusive prefix's, and a reader may see some of each).
 template <class T>
-class TileStatus<T, true> {
+class TileStatus {
+    static constexpr unsigned kParts = (sizeof(T) + sizeof(unsigned) - 1) / sizeof(unsigned);
+
 public:
-    static std::size_t bytes(unsigned tiles) { return tiles * sizeof(unsigned long long) + sizeof(unsigned); }
+    static std::size_t bytes(unsigned tiles) {
+        return std::size_t{tiles} * kParts * sizeof(unsigned long long) + sizeof(unsigned);
+    }
     static TileStatus in(void* storage, unsigned tiles) {
         TileStatus status;
         status.words_ = static_cast<unsigned long long*>(storage);
-        status.ticket_ = reinterpret_cast<unsigned*>(status.words_ + tiles);
+        status.ticket_ = reinterpret_cast<unsigned*>(status.words_ + std::size_t{tiles} * kParts);
         return status;
     }
 
@@ -127,73 +124,16 @@ public:
 
     __device__ void publish(unsigned tile, unsigned state, T value) const {
         // BEGIN SOLUTION
-        unsigned bits = 0;
-        std::memcpy(&bits, &value, sizeof(T));
-        volatile unsigned long long* const word = words_ + tile;
-        *word = static_cast<unsigned long long>(state) << 32 | bits;  // state and value at once
-        // END SOLUTION
-        // BEGIN PROMPT
-        //| // TODO 1: one 64-bit store, through a volatile pointer, of the state (high half) and
-        //| //         the value's bits (low half) to the tile's word.
-        // END PROMPT
-    }
-
-    // Called by the lanes of the look-back's warp: each waits until its `tile` has published
-    // something (a lane whose `exists` is false reads nothing), and returns what it published.
-    template <unsigned BackoffNs>
-    __device__ TileObservation<T> wait_for(bool exists, unsigned tile) const {
-        // BEGIN SOLUTION
-        const volatile unsigned long long* const word = words_ + tile;
-        unsigned long long seen = exists ? *word : static_cast<unsigned long long>(kAggregate) << 32;
-        while (static_cast<unsigned>(seen >> 32) == kNothingYet) {  // the tile has its ticket: it will publish
-            if constexpr (BackoffNs > 0) __nanosleep(BackoffNs);
-            seen = *word;
+        unsigned parts[kParts] = {};
+        std::memcpy(parts, &value, sizeof(T));
+        volatile unsigned long long* const words = words_ + std::size_t{tile} * kParts;
+        for (unsigned p = 0; p < kParts; ++p) {
+            words[p] = static_cast<unsigned long long>(state) << 32 | parts[p];  //@ publish-part
         }
-        const auto bits = static_cast<unsigned>(seen);
-        TileObservation<T> observed{static_cast<unsigned>(seen >> 32), T{}};
-        std::memcpy(&observed.value, &bits, sizeof(T));
-        return observed;
         // END SOLUTION
         // BEGIN PROMPT
-        //| // TODO 2: read the lane's tile word through a volatile pointer until its state is not
-        //| //         kNothingYet (sleeping BackoffNs between reads when it is not 0), and return
-        //| //         the state and the value beside it.
-        //| return {kNothingYet, T{}};
-        // END PROMPT
-    }
-
-private:
-    unsigned long long* words_ = nullptr;
-    unsigned* ticket_ = nullptr;
-};
-
-template <class T>
-class TileStatus<T, false> {
-public:
-    static std::size_t bytes(unsigned tiles) {
-        return tiles * (2 * sizeof(T) + sizeof(unsigned)) + sizeof(unsigned);
-    }
-    static TileStatus in(void* storage, unsigned tiles) {
-        TileStatus status;
-        status.aggregates_ = static_cast<T*>(storage);  // T first: its alignment holds
-        status.inclusives_ = status.aggregates_ + tiles;
-        status.states_ = reinterpret_cast<unsigned*>(status.inclusives_ + tiles);
-        status.ticket_ = status.states_ + tiles;
-        return status;
-    }
-
-    __device__ unsigned take_ticket() const { return atomicAdd(ticket_, 1u); }
-
-    __device__ void publish(unsigned tile, unsigned state, T value) const {
-        // BEGIN SOLUTION
-        (state == kInclusive ? inclusives_ : aggregates_)[tile] = value;
-        // A release store: whoever sees this state with an acquire load sees the value above.
-        state_of(tile).store(state, cuda::memory_order_release);  //@ publish-state
-        // END SOLUTION
-        // BEGIN PROMPT
-        //| // TODO 1: store the value in its slot (aggregates_ or inclusives_), then the state with
-        //| //         a release store (state_of(tile)), so that the value is visible to whoever
-        //| //         sees the state.
+        //| // TODO 1: for each 32-bit part of the value, one 64-bit store, through a volatile
+        //| //         pointer, of the state (high half) and the part (low half) to the part's word.
         // END PROMPT
     }
 
@@ -201,32 +141,36 @@ public:
     __device__ TileObservation<T> wait_for(bool exists, unsigned tile) const {
         // BEGIN SOLUTION
         if (!exists) return {kAggregate, T{}};
-        const cuda::atomic_ref<unsigned, cuda::thread_scope_device> word = state_of(tile);
+        const volatile unsigned long long* const words = words_ + std::size_t{tile} * kParts;
         for (;;) {
-            // An acquire load: the value read after it is the one its state announced.
-            const unsigned state = word.load(cuda::memory_order_acquire);  //@ state-wait
-            if (state != kNothingYet) return {state, (state == kInclusive ? inclusives_ : aggregates_)[tile]};  //@ observe-value
+            unsigned long long seen[kParts];
+            for (unsigned p = 0; p < kParts; ++p) seen[p] = words[p];  //@ read-parts
+            // Every word must carry the same state: a word still at the aggregate beside one
+            // already at the inclusive prefix holds a part of a different value.
+            const unsigned state = static_cast<unsigned>(seen[0] >> 32);
+            bool same_state = state != kNothingYet;
+            for (unsigned p = 1; p < kParts; ++p) same_state = same_state && static_cast<unsigned>(seen[p] >> 32) == state;  //@ same-state
+            if (same_state) {
+                unsigned parts[kParts];
+                for (unsigned p = 0; p < kParts; ++p) parts[p] = static_cast<unsigned>(seen[p]);
+                TileObservation<T> observed{state, T{}};
+                std::memcpy(&observed.value, parts, sizeof(T));
+                return observed;
+            }
             if constexpr (BackoffNs > 0) __nanosleep(BackoffNs);  // the tile has its ticket: it will publish
         }
         // END SOLUTION
         // BEGIN PROMPT
-        //| // TODO 2: load the lane's tile state with an acquire load until it is not kNothingYet
-        //| //         (sleeping BackoffNs between loads when it is not 0); then read the value of
-        //| //         that state, which the acquire orders after the state.
+        //| // TODO 2: read the tile's words through a volatile pointer until every one carries the
+        //| //         same state and that state is not kNothingYet (sleeping BackoffNs between
+        //| //         rounds when it is not 0); return that state and the value put together from
+        //| //         the words' low halves.
         //| return {kNothingYet, T{}};
         // END PROMPT
     }
 
 private:
-    // The tile's state word, for atomic loads and stores of device scope (every block of the
-    // launch reads it).
-    __device__ cuda::atomic_ref<unsigned, cuda::thread_scope_device> state_of(unsigned tile) const {
-        return cuda::atomic_ref<unsigned, cuda::thread_scope_device>(states_[tile]);
-    }
-
-    T* aggregates_ = nullptr;
-    T* inclusives_ = nullptr;
-    unsigned* states_ = nullptr;
+    unsigned long long* words_ = nullptr;  // kParts words per tile
     unsigned* ticket_ = nullptr;
 };
 

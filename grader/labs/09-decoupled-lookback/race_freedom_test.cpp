@@ -4,8 +4,8 @@ namespace {
 
 using namespace lab09;
 
-// Values of 8 bytes (affine maps) hand over a state and a value in separate words, with a
-// release store and an acquire load; values of 4 bytes (int, max) one word that holds both.
+// Values of 8 bytes (affine maps) hand over two words, each with its own copy of the state;
+// values of 4 bytes (int, max) one word that holds both.
 TEST(Lab09RaceFreedom, DecoupledLookback) {
     const std::vector<WholeSize> sizes{{200, kSmallTile}, {40 * kSmallTile + 1, kSmallTile}, {5 * kLargeTile + 3, kLargeTile}};
     expect_whole_scan_race_free<AffineCompose>(kLookback, sizes);

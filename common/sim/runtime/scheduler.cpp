@@ -323,9 +323,19 @@ std::vector<unsigned> dispatch_order(unsigned count, const Schedule& s, Random& 
   return order;
 }
 
+// The worker (OS thread) that runs a slot, always the same one (a parked fiber resumes on the
+// worker that made it): slot k % workers for the first kMaxResidentBlocks, which spreads any
+// number of resident blocks over every worker. Slots beyond them (a grid admitted whole, hundreds
+// of slots) go to the workers in runs of kMaxResidentBlocks consecutive slots: the serial phase
+// visits slots in order, and each change of worker between two turns is a hand-off between OS
+// threads, which costs far more than the turn (a chain of 391 blocks took 8 times as long with
+// the slots alternating between two workers as on one).
+unsigned worker_of(unsigned slot, unsigned workers) {
+  return slot < kMaxResidentBlocks ? slot % workers : slot / kMaxResidentBlocks % workers;
+}
+
 // The resident slots and their blocks: as many as a launch ever had at once. Never destroyed, like
-// the stacks: parked fibers need no unwinding at exit. Slot k always runs on worker k % workers
-// (see worker_pool.hpp).
+// the stacks: parked fibers need no unwinding at exit.
 struct Slots {
   std::vector<std::unique_ptr<Block>> blocks;
   unsigned workers = 0;  // the worker count the parked fibers were made under
@@ -339,7 +349,7 @@ Slots& slots() {
 // read during them.
 struct Run {
   Launch* launch = nullptr;
-  unsigned workers = 1;  // slot k belongs to worker k % workers
+  unsigned workers = 1;  // slot k belongs to worker_of(k, workers)
   unsigned busy_workers = 1;  // those that own a slot of this launch: 0 .. busy_workers - 1
   unsigned slot_count = 0;
   std::uint64_t seed = 0;
@@ -356,7 +366,7 @@ struct Run {
   std::vector<unsigned> serial_slots;  // slots with threads waiting for the serial phase, in order
 
   Block& block(unsigned slot) const { return *slots().blocks[slot]; }
-  bool owns(unsigned worker, unsigned slot) const { return slot % workers == worker; }
+  bool owns(unsigned worker, unsigned slot) const { return worker_of(slot, workers) == worker; }
   // Moves the slot on to its next block; false when it has none.
   bool advance(unsigned slot) {
     position[slot] += slot_count;
@@ -423,8 +433,8 @@ void retire_stopped_block(Block& b) {
 
 void parallel_phase(void* context, unsigned worker) {
   Run& r = *static_cast<Run*>(context);
-  for (unsigned slot = worker; slot < r.slot_count; slot += r.workers) {
-    if (!r.resident[slot]) continue;
+  for (unsigned slot = worker; slot < r.slot_count; ++slot) {
+    if (!r.owns(worker, slot) || !r.resident[slot]) continue;
     Block& b = r.block(slot);
     pending_findings = &b.findings;  // the slot's findings of this phase, of every block it ran
     for (;;) {
@@ -470,16 +480,16 @@ void serial_phase(void* context, unsigned worker) {
 // A stopped launch leaves blocks behind: their fibers unwind on their own workers.
 void teardown_phase(void* context, unsigned worker) {
   Run& r = *static_cast<Run*>(context);
-  for (unsigned slot = worker; slot < r.slot_count; slot += r.workers)
-    if (r.resident[slot] && !r.block(slot).finished) end_block(r.block(slot));
+  for (unsigned slot = worker; slot < r.slot_count; ++slot)
+    if (r.owns(worker, slot) && r.resident[slot] && !r.block(slot).finished) end_block(r.block(slot));
 }
 
 // Parked fibers belong to the worker that made them; when the number of workers changes, each
 // worker drops its own before the slots change hands.
 void drop_parked_fibers(void*, unsigned worker) {
   Slots& s = slots();
-  for (unsigned slot = worker; slot < s.blocks.size(); slot += s.workers)
-    if (s.blocks[slot]) {
+  for (unsigned slot = worker; slot < s.blocks.size(); ++slot)
+    if (worker_of(slot, s.workers) == worker && s.blocks[slot]) {
       s.blocks[slot]->threads.reset();
       s.blocks[slot]->thread_count = 0;
     }

@@ -1,6 +1,6 @@
 // A tile of several warps (tiled_partition<512> with block_tile_memory, as NVIDIA's reduction
-// sample writes it): the simulator does not partition a block into such tiles, and says so at
-// the program's call, in a kernel template instantiated from the host's launch.
+// sample writes it) in a kernel template instantiated by the host's launch (through the launch
+// wrapper and the standard library's invoke machinery): refused at the program's call.
 #include <cooperative_groups.h>
 
 namespace cg = cooperative_groups;

@@ -268,6 +268,15 @@ int main(int argc, char** argv) {
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
 #ifdef SCANLAB_SIM
   scanlab::sim::set_error_exit_status(0);
+  // A fixed number of blocks at once (16, the simulator's first number), never more: every lab
+  // kernel must progress whatever order blocks start in, so one whose running blocks all wait
+  // for blocks not started fails at once with a deadlock, instead of running its whole grid at
+  // once (what the simulator does for a program of its own, with a warning) and slowly.
+  scanlab::sim::Schedule schedule = scanlab::sim::get_schedule();
+  if (schedule.resident_blocks == 0) {
+    schedule.resident_blocks = 16;
+    scanlab::sim::set_schedule(schedule);
+  }
 #endif
   testing::InitGoogleTest(&argc, argv);
   auto* recorder = new ResultRecorder;  // owned by gtest's listener list

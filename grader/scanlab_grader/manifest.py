@@ -26,8 +26,8 @@ _CHECK_KEYS = {"id", "title", "needs", "category", "tests", "points", "hidden"}
 _MUTANT_KEYS = {"name", "description", "file", "at", "find", "replace", "rejected_by", "compile_error", "gpu_blind",
                 "finding", "names", "feedback"}
 # The kinds of the simulator's reports (common/sim: scanlab::sim::to_string(ReportKind)).
-FINDING_KINDS = ("race", "barrier-divergence", "barrier-after-exit", "warp-mask", "deadlock", "out-of-bounds",
-                 "uninitialized-read", "invalid-launch", "host-access", "unsupported", "api-misuse")
+FINDING_KINDS = ("race", "barrier-divergence", "barrier-after-exit", "warp-mask", "deadlock", "co-residency",
+                 "out-of-bounds", "uninitialized-read", "invalid-launch", "host-access", "unsupported", "api-misuse")
 
 
 class ManifestError(Exception):

@@ -32,6 +32,11 @@ void report_invalid_launch(const LaunchRequest& r, const std::string& why, cudaE
 
 }  // namespace
 
+int occupancy_blocks_per_multiprocessor(int block_size, std::size_t dynamic_shared_bytes) {
+  if (block_size <= 0 || block_size > static_cast<int>(kMaxThreadsPerBlock)) return 0;
+  return static_cast<int>(blocks_per_multiprocessor(static_cast<unsigned>(block_size), dynamic_shared_bytes));
+}
+
 bool valid_launch_configuration(const LaunchRequest& r) {
   const dim3 b = r.block, g = r.grid;
   const unsigned long long threads = 1ull * b.x * b.y * b.z;

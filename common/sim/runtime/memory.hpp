@@ -19,7 +19,7 @@ namespace scanlab::sim::detail::memory {
 
 constexpr std::size_t kGlobalBytes = std::size_t{8} << 30;  // address space; pages are taken when touched
 constexpr std::size_t kSharedArenaBytes = 256 * 1024;       // > the opt-in maximum per block, plus red zones
-constexpr std::size_t kSharedBytes = kSharedArenaBytes * kMaxResidentBlocks;
+constexpr std::size_t kSharedBytes = kSharedArenaBytes * kMaxCoresidentBlocks;
 // A 32-bit index times a 16-byte element reaches 64 GiB either way from its buffer.
 constexpr std::size_t kGuardBytes = std::size_t{64} << 30;
 constexpr std::size_t kWindowBytes = kGuardBytes + kGlobalBytes + kSharedBytes + kGuardBytes;

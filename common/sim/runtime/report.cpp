@@ -451,6 +451,7 @@ const char* to_string(ReportKind kind) {
     case ReportKind::barrier_after_exit: return "barrier-after-exit";
     case ReportKind::warp_mask: return "warp-mask";
     case ReportKind::deadlock: return "deadlock";
+    case ReportKind::coresidency: return "co-residency";
     case ReportKind::out_of_bounds: return "out-of-bounds";
     case ReportKind::uninitialized_read: return "uninitialized-read";
     case ReportKind::invalid_launch: return "invalid-launch";

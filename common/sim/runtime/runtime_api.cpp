@@ -135,7 +135,7 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
   prop->totalGlobalMem = memory::kGlobalBytes;
   prop->sharedMemPerBlock = kDefaultSharedBytesPerBlock;
   prop->sharedMemPerBlockOptin = kMaxSharedBytesPerBlock;
-  prop->sharedMemPerMultiprocessor = kMaxSharedBytesPerBlock + 1024;
+  prop->sharedMemPerMultiprocessor = kSharedBytesPerMultiprocessor;
   prop->regsPerBlock = 65536;
   prop->warpSize = kWarpSize;
   prop->maxThreadsPerBlock = kMaxThreadsPerBlock;
@@ -145,9 +145,10 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
   prop->maxGridSize[0] = 2147483647;
   prop->maxGridSize[1] = 65535;
   prop->maxGridSize[2] = 65535;
-  prop->maxThreadsPerMultiProcessor = 2048;
-  prop->maxBlocksPerMultiProcessor = 32;
-  prop->multiProcessorCount = static_cast<int>(schedule().resident_blocks);
+  prop->maxThreadsPerMultiProcessor = kMaxThreadsPerMultiprocessor;
+  prop->maxBlocksPerMultiProcessor = kMaxBlocksPerMultiprocessor;
+  // As many as blocks run at once, so that a grid sized by it (a persistent kernel) runs all at once.
+  prop->multiProcessorCount = static_cast<int>(resident_slots(schedule()));
   prop->major = 9;
   prop->minor = 0;
   // An H100's clocks and caches, for programs that print or compute with them; the simulator's

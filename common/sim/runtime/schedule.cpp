@@ -70,7 +70,7 @@ const Schedule& schedule() { return mutable_schedule(); }
 std::string describe_schedule() {
   const Schedule& s = schedule();
   return "SCANLAB_SIM_SEED=" + std::to_string(s.seed) + " SCANLAB_SIM_BLOCK_ORDER=" + block_order_name(s.block_order) +
-         " SCANLAB_SIM_RESIDENT_BLOCKS=" + std::to_string(s.resident_blocks) +
+         (s.resident_blocks ? " SCANLAB_SIM_RESIDENT_BLOCKS=" + std::to_string(s.resident_blocks) : std::string()) +
          (s.race_check ? "" : " SCANLAB_SIM_RACECHECK=off");
 }
 
@@ -80,7 +80,6 @@ Schedule get_schedule() { return detail::schedule(); }
 
 void set_schedule(const Schedule& s) {
   Schedule checked = s;
-  if (checked.resident_blocks < 1) checked.resident_blocks = 1;
   if (checked.resident_blocks > detail::kMaxResidentBlocks) checked.resident_blocks = detail::kMaxResidentBlocks;
   detail::mutable_schedule() = checked;
 }

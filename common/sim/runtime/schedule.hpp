@@ -12,6 +12,13 @@ namespace scanlab::sim::detail {
 // SCANLAB_SIM_RACECHECK, then changed only through set_schedule().
 const Schedule& schedule();
 
+// Blocks that run at once: Schedule::resident_blocks, or 16 where it is 0 (the default).
+constexpr unsigned kDefaultResidentBlocks = 16;
+inline unsigned resident_slots(const Schedule& s) { return s.resident_blocks ? s.resident_blocks : kDefaultResidentBlocks; }
+// Whether a launch whose resident blocks all wait for blocks not started may admit more, up to
+// what the device holds at once: only where no number of resident blocks was asked for.
+inline bool may_admit_to_fit(const Schedule& s) { return s.resident_blocks == 0; }
+
 // "forward", "reverse", "random": as SCANLAB_SIM_BLOCK_ORDER spells it.
 const char* block_order_name(Schedule::BlockOrder order);
 

@@ -20,10 +20,12 @@
 #include <cstring>
 #include <mutex>
 #include <numeric>
+#include <optional>
 #include <string>
 
 #include "barrier.hpp"
 #include "block.hpp"
+#include "coresidency.hpp"
 #include "device_limits.hpp"
 #include "errors.hpp"
 #include "fault_handler.hpp"
@@ -267,25 +269,36 @@ std::string block_list(const std::vector<unsigned>& blocks, const Launch& launch
   return s;
 }
 
-void report_deadlock(Launch& launch, const std::vector<Block*>& resident, const std::vector<unsigned>& waiting) {
+// The first thread of a block that spins (rather than waiting at a barrier or a warp collective).
+const Thread* spinning_thread(const Block& b) {
+  for (unsigned i = 0; i < b.thread_count; ++i) {
+    const Thread& t = b.threads[i];
+    if (!t.exited && t.waiting != Waiting::barrier && t.waiting != Waiting::warp) return &t;
+  }
+  return nullptr;
+}
+
+// `fit`: how many blocks the device holds at once, where the running blocks wait for blocks
+// that have not started and the grid does not fit.
+void report_deadlock(Launch& launch, const std::vector<Block*>& resident, const std::vector<unsigned>& waiting,
+                     const coresidency::GridFit* fit) {
   Finding f;
   f.kind = ReportKind::deadlock;
   f.headline = "deadlock: none of the " + std::to_string(resident.size()) +
                " running blocks can make progress (the kernel would hang on a GPU)";
   for (Block* b : resident) {
     if (f.parties.size() >= 8) break;
-    for (unsigned i = 0; i < b->thread_count; ++i) {
-      const Thread& t = b->threads[i];
-      if (!t.exited && t.waiting != Waiting::barrier && t.waiting != Waiting::warp) {
-        f.parties.push_back(party("spinning", &t, locate(t.last_yield_pc)));
-        break;
-      }
-    }
+    if (const Thread* t = spinning_thread(*b)) f.parties.push_back(party("spinning", t, locate(t->last_yield_pc)));
   }
   f.details.push_back("blocks not yet started: " + (waiting.empty() ? std::string("none") : block_list(waiting, launch)) +
-                      "; " + std::to_string(schedule().resident_blocks) +
+                      "; " + std::to_string(resident.size()) +
                       " blocks run at once here (SCANLAB_SIM_RESIDENT_BLOCKS), and a GPU also runs only as many as "
                       "fit on its multiprocessors");
+  if (fit)
+    f.details.push_back("the grid of " + std::to_string(fit->blocks) + " blocks does not fit at once: " +
+                        coresidency::describe(*fit) +
+                        "; a wait for every block of it (a grid-wide barrier) can never end: split the kernel into "
+                        "two launches there");
   if (!waiting.empty()) {
     f.details.push_back("blocks start in no fixed order (here " + std::string(block_order_name(schedule().block_order)) +
                         ": SCANLAB_SIM_BLOCK_ORDER), so a block that waits for another by its blockIdx (a chain, a "
@@ -310,10 +323,21 @@ std::vector<unsigned> dispatch_order(unsigned count, const Schedule& s, Random& 
   return order;
 }
 
-// The resident slots and their blocks. Never destroyed, like the stacks: parked fibers need no
-// unwinding at exit. Slot k always runs on worker k % workers (see worker_pool.hpp).
+// The worker (OS thread) that runs a slot, always the same one (a parked fiber resumes on the
+// worker that made it): slot k % workers for the first kMaxResidentBlocks, which spreads any
+// number of resident blocks over every worker. Slots beyond them (a grid admitted whole, hundreds
+// of slots) go to the workers in runs of kMaxResidentBlocks consecutive slots: the serial phase
+// visits slots in order, and each change of worker between two turns is a hand-off between OS
+// threads, which costs far more than the turn (a chain of 391 blocks took 8 times as long with
+// the slots alternating between two workers as on one).
+unsigned worker_of(unsigned slot, unsigned workers) {
+  return slot < kMaxResidentBlocks ? slot % workers : slot / kMaxResidentBlocks % workers;
+}
+
+// The resident slots and their blocks: as many as a launch ever had at once. Never destroyed, like
+// the stacks: parked fibers need no unwinding at exit.
 struct Slots {
-  std::vector<std::unique_ptr<Block>> blocks{kMaxResidentBlocks};
+  std::vector<std::unique_ptr<Block>> blocks;
   unsigned workers = 0;  // the worker count the parked fibers were made under
 };
 Slots& slots() {
@@ -325,14 +349,16 @@ Slots& slots() {
 // read during them.
 struct Run {
   Launch* launch = nullptr;
-  unsigned workers = 1;  // slot k belongs to worker k % workers
+  unsigned workers = 1;  // slot k belongs to worker_of(k, workers)
   unsigned busy_workers = 1;  // those that own a slot of this launch: 0 .. busy_workers - 1
   unsigned slot_count = 0;
   std::uint64_t seed = 0;
   // Slot k runs the blocks order[k], order[k + slot_count], order[k + 2 slot_count], ... one
   // after the other: a block starts as soon as the one before it in its slot finishes, in the
   // same phase, so blocks that do not wait for each other flow without a round's barrier.
+  // Once every block is admitted (admit_every_block), each slot runs one block.
   const std::vector<unsigned>* order = nullptr;
+  bool every_block_admitted = false;
   std::vector<std::size_t> position;  // per slot: where in `order` its current block is
   // Per slot (not std::vector<bool>, whose bits share words: workers write their own slots').
   std::vector<char> resident;         // a block of this launch is there
@@ -340,22 +366,58 @@ struct Run {
   std::vector<unsigned> serial_slots;  // slots with threads waiting for the serial phase, in order
 
   Block& block(unsigned slot) const { return *slots().blocks[slot]; }
-  bool owns(unsigned worker, unsigned slot) const { return slot % workers == worker; }
+  bool owns(unsigned worker, unsigned slot) const { return worker_of(slot, workers) == worker; }
   // Moves the slot on to its next block; false when it has none.
   bool advance(unsigned slot) {
     position[slot] += slot_count;
-    to_start[slot] = position[slot] < order->size();
+    to_start[slot] = !every_block_admitted && position[slot] < order->size();
     return to_start[slot] != 0;
   }
+  // Where in `order` the blocks are that wait for a slot of their own: behind the current
+  // block of each slot.
+  std::vector<std::size_t> queued() const {
+    std::vector<std::size_t> positions;
+    if (every_block_admitted) return positions;
+    for (unsigned slot = 0; slot < slot_count; ++slot)
+      for (std::size_t i = position[slot] + slot_count; i < order->size(); i += slot_count) positions.push_back(i);
+    std::sort(positions.begin(), positions.end());
+    return positions;
+  }
   std::vector<unsigned> not_started() const {
+    std::vector<std::size_t> positions = queued();
+    for (unsigned slot = 0; slot < slot_count; ++slot)
+      if (to_start[slot]) positions.push_back(position[slot]);
+    std::sort(positions.begin(), positions.end());
     std::vector<unsigned> blocks;
-    for (std::size_t i = 0; i < order->size(); ++i) {
-      const std::size_t slot = i % slot_count;
-      if (i > position[slot] || (i == position[slot] && to_start[slot])) blocks.push_back((*order)[i]);
-    }
+    for (std::size_t i : positions) blocks.push_back((*order)[i]);
     return blocks;
   }
 };
+
+// A slot before a launch's block first takes it; made the first time a launch needs it.
+void prepare_slot(unsigned slot) {
+  Slots& all = slots();
+  if (all.blocks.size() <= slot) all.blocks.resize(slot + 1);
+  if (!all.blocks[slot]) all.blocks[slot] = std::make_unique<Block>();
+  Block& b = *all.blocks[slot];
+  b.stopped = false;
+  b.stopped_alone = false;
+  b.progressed = false;
+  b.error = cudaSuccess;
+}
+
+// Every block that waits for a slot gets one of its own, and starts in the next parallel phase.
+void admit_every_block(Run& r) {
+  for (std::size_t i : r.queued()) {
+    const unsigned slot = r.slot_count++;
+    prepare_slot(slot);
+    r.position.push_back(i);
+    r.resident.push_back(1);
+    r.to_start.push_back(1);
+  }
+  r.every_block_admitted = true;
+  r.busy_workers = std::min(r.workers, r.slot_count);
+}
 
 // A block stopped on its own (scheduler::stop_block) leaves its slot as a finished one does,
 // its fibers unwound on the worker that owns them; the launch keeps its error.
@@ -371,8 +433,8 @@ void retire_stopped_block(Block& b) {
 
 void parallel_phase(void* context, unsigned worker) {
   Run& r = *static_cast<Run*>(context);
-  for (unsigned slot = worker; slot < r.slot_count; slot += r.workers) {
-    if (!r.resident[slot]) continue;
+  for (unsigned slot = worker; slot < r.slot_count; ++slot) {
+    if (!r.owns(worker, slot) || !r.resident[slot]) continue;
     Block& b = r.block(slot);
     pending_findings = &b.findings;  // the slot's findings of this phase, of every block it ran
     for (;;) {
@@ -418,16 +480,16 @@ void serial_phase(void* context, unsigned worker) {
 // A stopped launch leaves blocks behind: their fibers unwind on their own workers.
 void teardown_phase(void* context, unsigned worker) {
   Run& r = *static_cast<Run*>(context);
-  for (unsigned slot = worker; slot < r.slot_count; slot += r.workers)
-    if (r.resident[slot] && !r.block(slot).finished) end_block(r.block(slot));
+  for (unsigned slot = worker; slot < r.slot_count; ++slot)
+    if (r.owns(worker, slot) && r.resident[slot] && !r.block(slot).finished) end_block(r.block(slot));
 }
 
 // Parked fibers belong to the worker that made them; when the number of workers changes, each
 // worker drops its own before the slots change hands.
 void drop_parked_fibers(void*, unsigned worker) {
   Slots& s = slots();
-  for (unsigned slot = worker; slot < kMaxResidentBlocks; slot += s.workers)
-    if (s.blocks[slot]) {
+  for (unsigned slot = worker; slot < s.blocks.size(); ++slot)
+    if (worker_of(slot, s.workers) == worker && s.blocks[slot]) {
       s.blocks[slot]->threads.reset();
       s.blocks[slot]->thread_count = 0;
     }
@@ -546,7 +608,7 @@ void launch(const LaunchRequest& request) {
 
   Run r;
   r.launch = &launch;
-  r.slot_count = std::min(s.resident_blocks, launch.block_count);
+  r.slot_count = std::min(resident_slots(s), launch.block_count);
   r.workers = std::min(worker_pool::configured_threads(), kMaxResidentBlocks);
   r.busy_workers = std::min(r.workers, r.slot_count);
   r.seed = s.seed * 1000003u + launch.id;
@@ -560,20 +622,16 @@ void launch(const LaunchRequest& request) {
     if (all.workers != 0) worker_pool::run_on_each(all.workers, drop_parked_fibers, nullptr);
     all.workers = r.workers;
   }
-  for (unsigned slot = 0; slot < r.slot_count; ++slot) {
-    if (!all.blocks[slot]) all.blocks[slot] = std::make_unique<Block>();
-    Block& b = *all.blocks[slot];
-    b.stopped = false;
-    b.stopped_alone = false;
-    b.progressed = false;
-    b.error = cudaSuccess;
-  }
+  for (unsigned slot = 0; slot < r.slot_count; ++slot) prepare_slot(slot);
   set_launch_running(true);
   race_detector::begin_launch(launch.id, s.race_check, r.workers > 1);
   memory_order::begin_launch();
   counters::begin_launch(launch);
 
   unsigned idle_rounds = 0;
+  std::optional<coresidency::GridFit> fit;  // where running blocks waited for blocks not started
+  std::optional<Party> waited;               // ... and the grid fits: one of them, where it waited
+  std::uintptr_t waited_pc = 0;
   while (!launch.aborted && std::find(r.resident.begin(), r.resident.end(), 1) != r.resident.end()) {
     launch.progress = false;
     worker_pool::run_on_each(r.busy_workers, parallel_phase, &r);
@@ -599,12 +657,35 @@ void launch(const LaunchRequest& request) {
     idle_rounds = launch.progress ? 0 : idle_rounds + 1;
     if (idle_rounds > kDeadlockRounds) {
       std::vector<Block*> resident;
+      std::size_t shared_bytes = launch.dynamic_shared_bytes;
       for (unsigned slot = 0; slot < r.slot_count; ++slot)
-        if (r.resident[slot] && !r.block(slot).finished) resident.push_back(&r.block(slot));
-      report_deadlock(launch, resident, r.not_started());
+        if (r.resident[slot] && !r.block(slot).finished) {
+          resident.push_back(&r.block(slot));
+          if (!r.to_start[slot]) shared_bytes = std::max(shared_bytes, shared_memory::bytes_declared(r.block(slot)));
+        }
+      const std::vector<unsigned> not_started = r.not_started();
+      // The running blocks wait for blocks that have not started. A GPU that holds the whole
+      // grid at once runs it to the end: so does the simulator, unless told how many blocks run.
+      if (!not_started.empty() && !r.every_block_admitted && may_admit_to_fit(s)) {
+        fit = coresidency::grid_fit(launch, shared_bytes);
+        if (fit->fits()) {
+          const Thread* t = resident.empty() ? nullptr : spinning_thread(*resident.front());
+          if (t) {
+            waited = party("waiting", t, locate(t->last_yield_pc));
+            waited_pc = t->last_yield_pc;
+          }
+          admit_every_block(r);
+          idle_rounds = 0;
+          continue;
+        }
+      }
+      report_deadlock(launch, resident, not_started, fit && !fit->fits() ? &*fit : nullptr);
     }
   }
   worker_pool::run_on_each(r.busy_workers, teardown_phase, &r);  // only a stopped launch leaves blocks behind
+  if (waited && !launch.aborted && 
+      first_time(ReportKind::coresidency, waited_pc, reinterpret_cast<std::uintptr_t>(launch.thread_entry)))
+    coresidency::report_relied_on_coresidency(launch, *fit, *waited);
   race_detector::end_launch();
   set_launch_running(false);
   for (unsigned slot = 0; slot < r.slot_count; ++slot) counters::add_block_counts(r.block(slot));

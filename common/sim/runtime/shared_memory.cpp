@@ -63,6 +63,12 @@ void shared_memory::end_block(Block& b) {
   memory::mark(reinterpret_cast<std::uintptr_t>(b.shared.base), b.shared.used, memory::kUnallocated);
 }
 
+std::size_t shared_memory::bytes_declared(const Block& b) {
+  std::size_t bytes = 0;
+  for (const Variable& v : b.shared.variables) bytes += v.bytes;
+  return bytes;
+}
+
 std::string shared_memory::describe_address(std::uintptr_t a, const Block& b) {
   if (!memory::in_shared(a)) return global_memory::describe_address(a);
   // The variable the address is in, or else the nearest one: an access just before a variable

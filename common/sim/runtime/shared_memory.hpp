@@ -40,6 +40,10 @@ void begin_block(Block& b);
 // Nothing in the arena is live once its block is gone.
 void end_block(Block& b);
 
+// The shared memory the block has declared so far, dynamic and static: what it takes of a
+// multiprocessor's, for how many blocks fit on one at once.
+std::size_t bytes_declared(const Block& b);
+
 // "shared variable 'tile' (declared at file:8), byte 4 of 256": where an address is, in the
 // student's terms; outside shared memory, what global_memory::describe_address says.
 std::string describe_address(std::uintptr_t a, const Block& b);

@@ -30,11 +30,13 @@ constexpr unsigned kWarpSize = 32;
 
 std::string base_name(const std::string& path) { return path.substr(path.find_last_of('/') + 1); }
 
-// The lines of a source file marked `// expect: <kind>`, by kind.
+// The lines of a source file marked `// expect: <kind>` (or `// expect: <kind>, <kind>`, a line
+// that runs of the program under different settings report as different kinds), by kind.
 std::map<std::string, std::set<unsigned>> expected_lines(const std::string& source_path) {
   const std::string text = read_file(source_path);
   if (text.empty()) throw std::runtime_error("cannot read " + source_path);
-  static const std::regex marker(R"(//\s*expect:\s*([a-z-]+))");
+  static const std::regex marker(R"(//\s*expect:\s*([a-z-]+(\s*,\s*[a-z-]+)*))");
+  static const std::regex kind(R"([a-z-]+)");
   std::map<std::string, std::set<unsigned>> lines;
   unsigned number = 1;
   for (std::size_t begin = 0; begin < text.size(); ++number) {
@@ -42,7 +44,11 @@ std::map<std::string, std::set<unsigned>> expected_lines(const std::string& sour
     if (end == std::string::npos) end = text.size();
     std::smatch m;
     const std::string line = text.substr(begin, end - begin);
-    if (std::regex_search(line, m, marker)) lines[m[1]].insert(number);
+    if (std::regex_search(line, m, marker)) {
+      const std::string kinds = m[1];
+      for (auto k = std::sregex_iterator(kinds.begin(), kinds.end(), kind); k != std::sregex_iterator(); ++k)
+        lines[k->str()].insert(number);
+    }
     begin = end + 1;
   }
   return lines;
@@ -91,6 +97,15 @@ PlantedCase clean(std::string name, std::string program, bool fixed) {
   c.name = std::move(name);
   c.program = std::move(program);
   c.fixed = fixed;
+  return c;
+}
+
+// A program that completes, with a warning that it relied on all its blocks running at once.
+PlantedCase relied_on_coresidency(std::string name, std::string program, PartyCheck check) {
+  PlantedCase c = clean(std::move(name), std::move(program), false);
+  c.kind = "co-residency";
+  c.error = false;
+  c.check = std::move(check);
   return c;
 }
 
@@ -223,9 +238,9 @@ void last_two_blocks_spinning(const Outcome& o) {
   EXPECT_THAT(o.process.err, HasSubstr("blocks not yet started: (5,0,0)"));
 }
 
-// A chain or a look-back by blockIdx.x under the default settings: 40 blocks started last first,
-// 16 at once, so blocks 39..24 run, thread 0 of each waits, and block 23 never starts. The
-// report names the remedy.
+// A chain or a look-back by blockIdx.x with 16 blocks at once (SCANLAB_SIM_RESIDENT_BLOCKS=16):
+// 40 blocks started last first, so blocks 39..24 run, thread 0 of each waits, and block 23
+// never starts. The report names the remedy.
 void running_blocks_wait_for_block_23(const Outcome& o) {
   for (const JsonReport& r : o.reports) {
     for (const ReportParty& p : r.parties) {
@@ -239,6 +254,38 @@ void running_blocks_wait_for_block_23(const Outcome& o) {
   EXPECT_THAT(o.process.err, HasSubstr("blocks not yet started: (23,0,0)"));
   EXPECT_THAT(o.process.err, HasSubstr("blocks start in no fixed order (here reverse"));
   EXPECT_THAT(o.process.err, HasSubstr("take a ticket"));
+}
+
+// The same kernels under the default settings: an H100 holds all 40 blocks at once, so the
+// simulator starts them all and warns, naming a thread that waited (thread 0 of block 39, the
+// first to start), the launch, how the grid fits, and the remedies.
+void waited_for_blocks_not_started(const Outcome& o) {
+  for (const JsonReport& r : o.reports) {
+    ASSERT_EQ(r.parties.size(), 2u);
+    EXPECT_EQ(r.parties[0].role, "waiting");
+    ASSERT_TRUE(r.parties[0].block && r.parties[0].thread);
+    EXPECT_EQ((*r.parties[0].block)[0], 39u);
+    EXPECT_EQ((*r.parties[0].thread)[0], 0u);
+    EXPECT_EQ(r.parties[1].role, "launch");
+  }
+  EXPECT_THAT(o.process.err, HasSubstr("relied on all 40 of its blocks running at once"));
+  EXPECT_THAT(o.process.err, HasSubstr("132 multiprocessors x 32 blocks each = 4224"));
+  EXPECT_THAT(o.process.err, HasSubstr("cudaLaunchCooperativeKernel"));
+  EXPECT_THAT(o.process.err, HasSubstr("takes a ticket"));
+}
+
+// grid_barrier.cu, 100 KiB of shared memory a block: two blocks to a multiprocessor.
+void every_block_fits(const Outcome& o) {
+  EXPECT_THAT(o.process.err, HasSubstr("relied on all 200 of its blocks running at once"));
+  EXPECT_THAT(o.process.err, HasSubstr("132 multiprocessors x 2 blocks each = 264"));
+  EXPECT_THAT(o.process.err, HasSubstr("102400 bytes of shared memory"));
+}
+void grid_does_not_fit(const Outcome& o) {
+  for (const JsonReport& r : o.reports)
+    for (const ReportParty& p : r.parties) EXPECT_EQ(p.role, "spinning");
+  EXPECT_THAT(o.process.err, HasSubstr("blocks not yet started: "));
+  EXPECT_THAT(o.process.err, HasSubstr("the grid of 300 blocks does not fit at once: an H100 holds 132 "
+                                       "multiprocessors x 2 blocks each = 264"));
 }
 
 PartyCheck thread_named(unsigned thread) {
@@ -321,14 +368,30 @@ std::vector<PlantedCase> planted_cases() {
 
   // The blockIdx-ordered stream scan works when blocks happen to start in order ...
   cases.push_back(with_env(clean("StreamScanBlockIdxForward", "stream_scan", false), {{"SCANLAB_SIM_BLOCK_ORDER", "forward"}}));
-  // ... and, with more blocks than run at once, is reported under the default settings, as is a
-  // look-back by blockIdx.x; their twins take a ticket and run clean.
-  cases.push_back(with_args(bug("StreamScanBlockIdxDefaultSettings", "stream_scan", "deadlock",
-                                running_blocks_wait_for_block_23),
-                            {std::to_string(40 * 64 - 3)}));
+  // ... and, with more blocks than run at once, hangs, as does a look-back by blockIdx.x; their
+  // twins take a ticket and run clean.
+  const std::map<std::string, std::string> sixteen_at_once{{"SCANLAB_SIM_RESIDENT_BLOCKS", "16"}};
+  cases.push_back(with_env(with_args(bug("StreamScanBlockIdx16Resident", "stream_scan", "deadlock",
+                                         running_blocks_wait_for_block_23),
+                                     {std::to_string(40 * 64 - 3)}),
+                           sixteen_at_once));
   cases.push_back(with_args(clean("StreamScanTicketDefaultSettings", "stream_scan", true), {std::to_string(40 * 64 - 3)}));
-  cases.push_back(bug("LookBackByBlockIdx", "lookback_by_block_index", "deadlock", running_blocks_wait_for_block_23));
+  cases.push_back(with_env(bug("LookBackByBlockIdx16Resident", "lookback_by_block_index", "deadlock",
+                               running_blocks_wait_for_block_23),
+                           sixteen_at_once));
   cases.push_back(clean("LookBackByTicket", "lookback_by_block_index", true));
+  // Under the default settings the 40 blocks fit on the device at once: they complete, with a
+  // warning (the exit status stays 0) ...
+  cases.push_back(with_args(relied_on_coresidency("StreamScanBlockIdxDefaultSettings", "stream_scan",
+                                                  waited_for_blocks_not_started),
+                            {std::to_string(40 * 64 - 3)}));
+  cases.push_back(relied_on_coresidency("LookBackByBlockIdxDefaultSettings", "lookback_by_block_index",
+                                        waited_for_blocks_not_started));
+  // ... as does a grid-wide barrier of 200 blocks that fit; one of 300 that do not fit hangs.
+  PlantedCase barrier_fits = relied_on_coresidency("GridBarrierThatFits", "grid_barrier", every_block_fits);
+  barrier_fits.stdout_contains = "every block of 200 copied the grid's total";
+  cases.push_back(barrier_fits);
+  cases.push_back(with_args(bug("GridBarrierThatDoesNotFit", "grid_barrier", "deadlock", grid_does_not_fit), {"300"}));
   for (const char* order : {"forward", "random"})
     cases.push_back(with_env(clean(std::string("LookBackByTicket_") + order + "_1Resident", "lookback_by_block_index", true),
                              {{"SCANLAB_SIM_BLOCK_ORDER", order}, {"SCANLAB_SIM_RESIDENT_BLOCKS", "1"}}));
@@ -662,7 +725,9 @@ INSTANTIATE_TEST_SUITE_P(Simcc, SimccCompileError,
                                            CompileErrorCase{"grid_sync.cu", "grid-wide synchronization"},
                                            CompileErrorCase{"half_precision.cu", "half-precision arithmetic"},
                                            CompileErrorCase{"thrust_cuda_backend.cu", "Thrust's CUDA back end"},
-                                           CompileErrorCase{"grid_sync_free_function.cu", "grid-wide synchronization"}),
+                                           CompileErrorCase{"grid_sync_free_function.cu", "grid-wide synchronization"},
+                                           CompileErrorCase{"multi_warp_tile_from_launch.cu", "more than 32 threads (a tile of several warps"},
+                                           CompileErrorCase{"tile_size_not_power_of_two.cu", "N must be a power of two from 1 to 1024"}),
                          source_stem);
 
 }  // namespace

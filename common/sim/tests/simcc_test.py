@@ -213,9 +213,10 @@ class RefusalTest(unittest.TestCase):
         source, line, built = self.compile("multi_warp_tile.cu")
         stated = [text for text in built.stderr.splitlines() if text.startswith(f"{source}:") and ": error: " in text]
         self.assertTrue(stated, built.stderr)
-        self.assertEqual(stated[0], f"{source}:{line}: error: static assertion failed: thread_block_tile<N>: the "
-                         "scanlab simulator supports tiles of 1, 2, 4, 8, 16 or 32 threads (tiles of several warps "
-                         "are not simulated)")
+        self.assertEqual(stated[0], f"{source}:{line}: error: static assertion failed: tiled_partition<N> of more "
+                         "than 32 threads (a tile of several warps, with block_tile_memory) is not supported by the "
+                         "scanlab simulator: partition into tiles of at most 32 threads, and synchronize across warps "
+                         "with block.sync() or __syncthreads()")
 
 
 if __name__ == "__main__":

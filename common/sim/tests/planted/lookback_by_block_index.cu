@@ -2,10 +2,12 @@
 // then walks back over the sections before it, adding totals until it meets one whose
 // inclusive prefix is known (state 2), and publishes its own inclusive prefix. Each step waits
 // while the section it looks at has published nothing. Numbering sections by blockIdx.x makes
-// a block wait for blocks with lower indices, which need not have started: under the
-// simulator's default settings (blocks start last first, 16 at once) the 16 running blocks all
-// wait for block 23, which never starts. With -DPLANTED_FIXED a block takes its section
-// number from an atomic counter (a ticket), so it waits only for blocks that started before it.
+// a block wait for blocks with lower indices, which need not have started: with blocks started
+// last first, 16 at once (SCANLAB_SIM_RESIDENT_BLOCKS=16), the 16 running blocks all wait for
+// block 23, which never starts. Under the default settings the simulator then starts every
+// block, since an H100 holds all 40 at once, and warns that the kernel relied on that. With
+// -DPLANTED_FIXED a block takes its section number from an atomic counter (a ticket), so it
+// waits only for blocks that started before it.
 //   usage: lookback_by_block_index [elements]
 #include "planted.cuh"
 
@@ -42,7 +44,7 @@ __global__ void lookback_scan(const int* in, int* out, int* total, int* inclusiv
     for (unsigned j = b; j > 0; --j) {
       volatile int* published = state;
       int seen;
-      while ((seen = published[j - 1]) == 0) {  // expect: deadlock
+      while ((seen = published[j - 1]) == 0) {  // expect: deadlock, co-residency
       }
       __threadfence();  // the value is read after its state
       if (seen == 2) {
@@ -66,8 +68,8 @@ int main(int argc, char** argv) {
   const std::vector<int> input = planted::test_input(n);
   const planted::DeviceBuffer<int> in(input), out(n), total(blocks), inclusive(blocks), state(blocks);
   const planted::DeviceBuffer<unsigned> next_section(1);
-  lookback_scan<<<blocks, kSection>>>(in.get(), out.get(), total.get(), inclusive.get(), state.get(),
-                                      next_section.get(), n);
+  lookback_scan<<<blocks, kSection>>>(  // expect: co-residency
+      in.get(), out.get(), total.get(), inclusive.get(), state.get(), next_section.get(), n);
   if (!planted::kernels_succeeded()) return planted::kWrongResult;
   return planted::compare(planted::inclusive_scan(input), out.to_host());
 }

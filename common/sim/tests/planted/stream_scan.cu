@@ -36,7 +36,7 @@ __global__ void stream_scan(const int* in, int* out, int* prefix, int* published
     int before = 0;
     if (b > 0) {
       volatile int* ready = published;
-      while (ready[b - 1] == 0) {  // expect: deadlock
+      while (ready[b - 1] == 0) {  // expect: deadlock, co-residency
       }
       __threadfence();  // prefix[b - 1] is read after its flag
       before = static_cast<volatile int*>(prefix)[b - 1];
@@ -56,7 +56,8 @@ int main(int argc, char** argv) {
   const std::vector<int> input = planted::test_input(n);
   const planted::DeviceBuffer<int> in(input), out(n), prefix(blocks), published(blocks);
   const planted::DeviceBuffer<unsigned> next_section(1);
-  stream_scan<<<blocks, kSection>>>(in.get(), out.get(), prefix.get(), published.get(), next_section.get(), n);
+  stream_scan<<<blocks, kSection>>>(  // expect: co-residency
+      in.get(), out.get(), prefix.get(), published.get(), next_section.get(), n);
   if (!planted::kernels_succeeded()) return planted::kWrongResult;
   return planted::compare(planted::inclusive_scan(input), out.to_host());
 }

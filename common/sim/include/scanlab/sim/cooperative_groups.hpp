@@ -258,12 +258,21 @@ class tile_group : public warp_group {
   }
 };
 
+// The sizes tiled_partition<N> takes: refused at the program's call (the function's instantiation),
+// not where a tile's type is named.
+template <unsigned N>
+constexpr bool check_tile_size() {
+  static_assert(N >= 1 && N <= 1024 && (N & (N - 1)) == 0,
+                "tiled_partition<N>: N must be a power of two from 1 to 1024, as in CUDA");
+  static_assert(N <= 32,
+                "tiled_partition<N> of more than 32 threads (a tile of several warps, with block_tile_memory) is "
+                "not supported by the scanlab simulator: partition into tiles of at most 32 threads, and "
+                "synchronize across warps with block.sync() or __syncthreads()");
+  return true;
+}
+
 template <unsigned N, class Parent = void>
 class thread_block_tile : public tile_group {
-  static_assert(N >= 1 && N <= 32 && (N & (N - 1)) == 0,
-                "thread_block_tile<N>: the scanlab simulator supports tiles of 1, 2, 4, 8, 16 or 32 threads "
-                "(tiles of several warps are not simulated)");
-
  public:
   static constexpr unsigned long long num_threads() { return N; }
   static constexpr unsigned long long size() { return N; }
@@ -276,10 +285,12 @@ class thread_block_tile : public tile_group {
 // tiled_partition<N>(block) and tiled_partition<N>(tile)
 template <unsigned N>
 thread_block_tile<N, thread_block> tiled_partition(const thread_block& parent) {
+  static_assert(check_tile_size<N>());
   return thread_block_tile<N, thread_block>(parent.thread_rank(), parent.size());
 }
 template <unsigned N, unsigned M, class P>
 thread_block_tile<N, thread_block_tile<M, P>> tiled_partition(const thread_block_tile<M, P>& parent) {
+  static_assert(check_tile_size<N>());
   static_assert(N <= M, "tiled_partition<N>(tile): N must not exceed the parent tile's size");
   return thread_block_tile<N, thread_block_tile<M, P>>(static_cast<unsigned>(parent.thread_rank()), M);
 }

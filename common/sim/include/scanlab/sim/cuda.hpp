@@ -418,9 +418,14 @@ cudaError_t cudaFuncSetAttribute(F*, cudaFuncAttribute attr, int value) {
     return scanlab::sim::detail::set_max_dynamic_shared_memory(value);
   return cudaSuccess;
 }
+namespace scanlab::sim::detail {
+// Blocks one multiprocessor of the simulated device holds at once (its threads, block slots and
+// shared memory; registers not counted).
+int occupancy_blocks_per_multiprocessor(int block_size, std::size_t dynamic_shared_bytes);
+}
 template <class F>
-cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, F*, int block_size, std::size_t) {
-  *blocks = block_size > 0 ? std::max(1, 2048 / block_size) : 0;
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, F*, int block_size, std::size_t dynamic_shared_bytes) {
+  *blocks = scanlab::sim::detail::occupancy_blocks_per_multiprocessor(block_size, dynamic_shared_bytes);
   return cudaSuccess;
 }
 // The largest block (or the limit given), and enough blocks of it to fill every multiprocessor.

@@ -14,6 +14,7 @@ enum class ReportKind {
   barrier_after_exit,  // a barrier some threads of the block had already exited before (a warning)
   warp_mask,           // a warp intrinsic whose mask excludes the caller, names an exited lane, or disagrees
   deadlock,            // no thread can make progress
+  coresidency,         // blocks waited for blocks not started, and the grid completed only because it fits at once (a warning)
   out_of_bounds,       // an access outside every live device buffer or shared variable
   uninitialized_read,  // a read of device memory that nothing wrote (since cudaMalloc, or since the block started)
   invalid_launch,      // a launch configuration the device would reject
@@ -50,7 +51,10 @@ struct Schedule {
   // block with a lower blockIdx (a chain, a look-back) then waits for one that has not started
   // whenever the grid is larger than the resident slots, which the simulator reports.
   BlockOrder block_order = BlockOrder::reverse;
-  unsigned resident_blocks = 16;  // blocks running at once; the rest wait for a free slot
+  // Blocks running at once; the rest wait for a free slot. 0, the default: 16, and when all of
+  // them wait for blocks that have not started, every block of a grid that fits on the device at
+  // once (reported as a warning). Any other number is kept, whatever the kernel waits for.
+  unsigned resident_blocks = 0;
   std::uint64_t seed = 1;        // thread order within a barrier interval, random block order
   bool race_check = true;
   unsigned threads = 0;  // OS threads that run blocks (SCANLAB_SIM_THREADS); 0: every core

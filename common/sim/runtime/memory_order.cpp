@@ -12,7 +12,6 @@ namespace scanlab::sim::detail::memory_order {
 namespace {
 
 constexpr std::uintptr_t kGranule = 4;
-constexpr std::size_t kThreadsPerMark = 8;
 
 // What the stores to each global location (a flag, a counter) carried: the release marks of
 // every block that stored there, and what those blocks had acquired. Strong accesses outside a
@@ -20,46 +19,20 @@ constexpr std::size_t kThreadsPerMark = 8;
 // checks of the parallel phase only read it (node-based: entries stay where they are).
 std::unordered_map<std::uintptr_t, Knowledge> sync_objects;
 
-bool covers(const Mark& m, const Stamp& p) {
-  if (p.interval < m.interval || p.clock <= m.any_thread_clock) return true;
-  for (const auto& [thread, clock] : m.threads)
+bool covers(const Mark* m, const Stamp& p) {
+  if (!m) return false;
+  if (p.interval < m->interval || p.clock <= m->any_thread_clock) return true;
+  for (const auto& [thread, clock] : m->threads)
     if (thread == p.thread && p.clock <= clock) return true;
   return false;
 }
 
-void add(Mark& m, std::uint16_t thread, std::uint32_t clock) {
-  for (auto& entry : m.threads)
-    if (entry.first == thread) {
-      entry.second = std::max(entry.second, clock);
-      return;
-    }
-  if (m.threads.size() < kThreadsPerMark) m.threads.emplace_back(thread, clock);
-  else m.any_thread_clock = std::max(m.any_thread_clock, clock);
-}
-
-void merge(Mark& into, const Mark& from) {
-  into.interval = std::max(into.interval, from.interval);
-  into.any_thread_clock = std::max(into.any_thread_clock, from.any_thread_clock);
-  for (const auto& [thread, clock] : from.threads) add(into, thread, clock);
-}
-
 // `published_only`: what a release pattern published becomes what was acquired; nothing else.
+// A release hands on what the releasing thread knows the same way: all it saw as seen, what it
+// acquired as published.
 void merge(Knowledge& into, const Knowledge& from, bool published_only = false) {
-  if (into.size() < from.size()) into.resize(from.size());
-  for (std::size_t i = 0; i < from.size(); ++i) {
-    merge(into[i].published, from[i].published);
-    merge(into[i].seen, published_only ? from[i].published : from[i].seen);
-  }
-}
-
-// A release hands on what the releasing thread knows: all it saw as seen, and what it acquired as
-// published when `as_published`.
-void forward(Knowledge& into, const Knowledge& from, bool as_published) {
-  if (into.size() < from.size()) into.resize(from.size());
-  for (std::size_t i = 0; i < from.size(); ++i) {
-    if (as_published) merge(into[i].published, from[i].published);
-    merge(into[i].seen, from[i].seen);
-  }
+  into.published.merge(from.published);
+  into.seen.merge(published_only ? from.published : from.seen);
 }
 
 bool acquires(Order o) { return o == Order::acquire || o == Order::acq_rel || o == Order::seq_cst; }
@@ -87,27 +60,28 @@ void release(Thread* t, std::uintptr_t key, bool release_pattern) {
   const std::uint32_t before_store = o.clock;
   o.clock += 1;  // the store and what follows it are not covered by its own mark
   Knowledge& sync = sync_objects[key];
-  if (sync.size() <= b.linear) sync.resize(b.linear + 1);
-  SourceKnowledge& own = sync[b.linear];
   const auto thread = static_cast<std::uint16_t>(t->linear);
-  own.seen.interval = std::max(own.seen.interval, b.barrier.interval);
-  add(own.seen, thread, before_store);
+  Mark& own_seen = sync.seen.writable(b.linear);
+  own_seen.interval = std::max(own_seen.interval, b.barrier.interval);
+  add(own_seen, thread, before_store);
   auto it = o.threads.find(t->linear);
   const ThreadOrdering* mine = it == o.threads.end() ? nullptr : &it->second;
   const bool fenced = mine && mine->fence_clock != 0;
   if (release_pattern) {
-    own.published.interval = std::max(own.published.interval, b.barrier.interval);
-    add(own.published, thread, before_store);
+    Mark& own_published = sync.published.writable(b.linear);
+    own_published.interval = std::max(own_published.interval, b.barrier.interval);
+    add(own_published, thread, before_store);
   } else if (fenced) {
-    own.published.interval = std::max(own.published.interval, mine->fence_interval);
-    add(own.published, thread, mine->fence_clock);
+    Mark& own_published = sync.published.writable(b.linear);
+    own_published.interval = std::max(own_published.interval, mine->fence_interval);
+    add(own_published, thread, mine->fence_clock);
   }
   if (!release_pattern && !fenced) return;
-  forward(sync, o.acquired, true);
+  merge(sync, o.acquired);
   if (!mine) return;
   if (mine->acquired_block_seen) merge(sync, o.seen, true);
   for (std::uintptr_t k : mine->acquired)
-    if (const Knowledge* from = sync_at(k); from && from != &sync) forward(sync, *from, true);
+    if (const Knowledge* from = sync_at(k); from && from != &sync) merge(sync, *from);
 }
 
 const ThreadOrdering* find_thread(const Thread* t) {
@@ -139,8 +113,8 @@ Scope current_atomic_scope() { return std::exchange(next_atomic_scope, Scope::sy
 void begin_block(Block& b) {
   BlockOrdering& o = b.ordering;
   o.clock = 1;
-  o.seen.clear();
-  o.acquired.clear();
+  o.seen = {};
+  o.acquired = {};
   o.threads.clear();
   o.threads_changed = false;
 }
@@ -203,15 +177,15 @@ void strong_access(Thread* t, std::uintptr_t address, bool reads, bool writes, O
 
 bool ordered(const Thread* t, const Stamp& p) {
   const BlockOrdering& o = t->block->ordering;
-  if (o.threads.empty() && p.block >= o.acquired.size()) return false;
+  if (o.threads.empty() && !o.acquired.published.find(p.block)) return false;
   return relation(t, p) == Relation::ordered;
 }
 
 Relation relation(const Thread* t, const Stamp& p) {
   const BlockOrdering& o = t->block->ordering;
   const ThreadOrdering* mine = find_thread(t);
-  auto published_in = [&](const Knowledge& k) { return p.block < k.size() && covers(k[p.block].published, p); };
-  auto seen_in = [&](const Knowledge& k) { return p.block < k.size() && covers(k[p.block].seen, p); };
+  auto published_in = [&](const Knowledge& k) { return covers(k.published.find(p.block), p); };
+  auto seen_in = [&](const Knowledge& k) { return covers(k.seen.find(p.block), p); };
   // Whether any of the flags `keys` carries what `in` finds.
   auto any_flag = [&](const std::vector<std::uintptr_t>& keys, auto&& in) {
     for (std::uintptr_t k : keys)
@@ -226,10 +200,9 @@ Relation relation(const Thread* t, const Stamp& p) {
   // Not covered even by a flag seen: was a flag set by another thread of its block after this
   // access (in the simulator's order), with no barrier between?
   auto set_by_other_thread = [&](const Knowledge& k) {
-    if (p.block >= k.size()) return false;
-    const Mark& m = k[p.block].seen;
-    if (m.interval > p.interval) return false;
-    for (const auto& [thread, clock] : m.threads)
+    const Mark* m = k.seen.find(p.block);
+    if (!m || m->interval > p.interval) return false;
+    for (const auto& [thread, clock] : m->threads)
       if (thread != p.thread && clock >= p.clock) return true;
     return false;
   };

@@ -24,6 +24,8 @@
 #include <utility>
 #include <vector>
 
+#include "mark_map.hpp"
+
 namespace scanlab::sim::detail {
 struct Block;
 struct Thread;
@@ -46,21 +48,14 @@ struct Stamp {
   std::uint32_t clock;
 };
 
-// Accesses of one source block that a release covers: those before a barrier that preceded it
-// (interval below `interval`), and those of the listed threads up to their clock. A list that
-// grows past its limit covers every thread up to `any_thread_clock` (fewer reports, never a false one).
-struct Mark {
-  std::uint32_t interval = 0;
-  std::uint32_t any_thread_clock = 0;
-  std::vector<std::pair<std::uint16_t, std::uint32_t>> threads;
+// What is known of other blocks, by source block (its linear index): what each published with a
+// release pattern, and what it stored a flag after, with or without one (`seen` covers
+// `published`). Flags and blocks share these maps' parts (mark_map.hpp), so a chain of hand-offs
+// costs memory linear in its length.
+struct Knowledge {
+  MarkMap published;
+  MarkMap seen;
 };
-// What is known of one source block: what it published with a release pattern, and what it
-// stored a flag after, with or without one (`seen` holds `published`).
-struct SourceKnowledge {
-  Mark published;
-  Mark seen;
-};
-using Knowledge = std::vector<SourceKnowledge>;  // by source block (its linear index)
 
 // A thread's part, kept only for threads that fenced or read a flag. It names the locations
 // it read since the last barrier instead of copying what they carry: a counter that every

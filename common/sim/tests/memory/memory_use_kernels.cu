@@ -15,6 +15,27 @@ __global__ void increment(int* data, std::size_t n) {
     if (i < n) data[i] = data[i] + 1;
 }
 
+// Thread 0 of each block takes the next link (a ticket, in the order blocks start), acquires
+// the value of the link before (flag, fence, value) and releases its own (value, fence, flag):
+// each flag carries what every link before it published. The last link also reads the first
+// link's value, which only the whole chain orders.
+__global__ void chain_link(unsigned* ticket, int* value, int* flag, int* first_value, unsigned links) {
+    if (threadIdx.x != 0) return;
+    const unsigned link = atomicAdd(ticket, 1u);
+    int before = 0;
+    if (link > 0) {
+        const volatile int* ready = flag;
+        while (ready[link - 1] == 0) {
+        }
+        __threadfence();
+        before = value[link - 1];
+    }
+    value[link] = before + 1;
+    __threadfence();
+    atomicExch(&flag[link], 1);
+    if (link == links - 1) *first_value = value[0];
+}
+
 }  // namespace
 
 int* filled_words(std::size_t words) {
@@ -39,3 +60,21 @@ bool increment_each_word(int* data, std::size_t words) {
 }
 
 void free_words(int* data) { cudaFree(data); }
+
+bool chain_of_handoffs(unsigned links) {
+    unsigned* ticket = nullptr;
+    int *value = nullptr, *flag = nullptr, *first_value = nullptr;
+    cudaMalloc(&ticket, sizeof(unsigned));
+    cudaMalloc(&value, links * sizeof(int));
+    cudaMalloc(&flag, links * sizeof(int));
+    cudaMalloc(&first_value, sizeof(int));
+    cudaMemset(ticket, 0, sizeof(unsigned));
+    cudaMemset(flag, 0, links * sizeof(int));
+    chain_link<<<links, 32>>>(ticket, value, flag, first_value, links);
+    const bool ran = cudaDeviceSynchronize() == cudaSuccess;
+    int last = 0, first = 0;
+    cudaMemcpy(&last, value + links - 1, sizeof(int), cudaMemcpyDeviceToHost);
+    cudaMemcpy(&first, first_value, sizeof(int), cudaMemcpyDeviceToHost);
+    for (void* p : {static_cast<void*>(ticket), static_cast<void*>(value), static_cast<void*>(flag), static_cast<void*>(first_value)}) cudaFree(p);
+    return ran && last == static_cast<int>(links) && first == 1;
+}

@@ -9,3 +9,7 @@ int* filled_words(std::size_t words);
 // whether it left every word one larger.
 bool increment_each_word(int* data, std::size_t words);
 void free_words(int* data);
+// Runs a chain of `links` one-thread hand-offs (a 32-thread block each, value, fence, flag),
+// in which the last link also reads the first link's value; returns whether the values came
+// out right. Until the next launch, the simulator keeps what each flag carried.
+bool chain_of_handoffs(unsigned links);

@@ -47,4 +47,29 @@ TEST(SimMemoryUse, AGlobalWordTakesAtMost24BytesWithItsShadows) {
     EXPECT_LE(grown, kWords * (kBytesPerWord + 2)) << "grew by " << grown / kWords << " bytes a word";
 }
 
+// What the memory model keeps of a chain of hand-offs (block b acquires the flag of block
+// b - 1, then releases its own: each flag carries what every block before it published, as in
+// lab 07's single-pass scan) grows with the length of the chain, not with its square: flags
+// share the marks they carry (runtime/mark_map.hpp). Each flag keeps its own path in two maps
+// (what was published, what was seen) of a few nodes, plus its marks: 3.4 to 3.6 KiB a link
+// measured at 1024 to 4096 links. The bound is twice that; a copy of every earlier block's marks
+// in each flag, as the simulator once kept them, grew by 195 KiB a link at 2048 links (389
+// MiB), and by more with every link.
+TEST(SimMemoryUse, AChainOfHandOffsTakesMemoryLinearInItsLength) {
+    scanlab::sim::Schedule s = scanlab::sim::get_schedule();
+    s.race_check = true;
+    scanlab::sim::set_schedule(s);
+    ASSERT_TRUE(chain_of_handoffs(64));  // what does not grow with the chain (fiber stacks, ...)
+    scanlab::sim::take_reports();
+    constexpr unsigned kLinks = 2048;
+    const std::size_t before = resident_bytes();
+    ASSERT_GT(before, 0u) << "/proc/self/statm is not readable";
+    ASSERT_TRUE(chain_of_handoffs(kLinks));
+    const std::size_t grown = resident_bytes() - before;
+    // The chain orders the last link's read of the first link's value, through 2047 hand-offs.
+    EXPECT_TRUE(scanlab::sim::take_reports().empty());
+    constexpr std::size_t kBytesPerLink = 7 * 1024;
+    EXPECT_LE(grown, kLinks * kBytesPerLink) << "grew by " << grown / kLinks << " bytes a link";
+}
+
 }  // namespace

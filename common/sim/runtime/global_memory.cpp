@@ -24,8 +24,16 @@ struct Allocation {
 };
 
 std::mutex allocation_mutex;
-std::map<std::uintptr_t, Allocation> allocations;   // by begin address, freed ones kept for reports
-std::map<std::size_t, std::size_t> free_ranges;      // offset -> bytes, coalesced
+// Both tables are created on first use and never destroyed: a program's static objects may call
+// cudaFree from their destructors at exit, in whatever order the translation units' statics go.
+std::map<std::uintptr_t, Allocation>& allocations() {  // by begin address, freed ones kept for reports
+  static auto* const table = new std::map<std::uintptr_t, Allocation>;
+  return *table;
+}
+std::map<std::size_t, std::size_t>& free_ranges() {  // offset -> bytes, coalesced
+  static auto* const table = new std::map<std::size_t, std::size_t>;
+  return *table;
+}
 // No buffer starts at the range's first byte: `x[-1]` of the first buffer is then still global
 // memory, reported as lying before that buffer, not in whatever the system mapped below.
 std::size_t bump = kGlobalLayout.red_zone;
@@ -47,8 +55,8 @@ void release_pages(std::uintptr_t begin, std::size_t bytes) {
 // The allocation a global address is in or next to, or null: for readable reports.
 const Allocation* allocation_near(std::uintptr_t a) {
   std::lock_guard<std::mutex> lock(allocation_mutex);
-  auto it = allocations.upper_bound(a);
-  if (it == allocations.begin()) return nullptr;
+  auto it = allocations().upper_bound(a);
+  if (it == allocations().begin()) return nullptr;
   --it;
   return a < it->first + footprint(it->second.bytes) ? &it->second : nullptr;
 }
@@ -60,12 +68,12 @@ void* allocate(std::size_t bytes, Site site, Contents contents) {
   std::lock_guard<std::mutex> lock(allocation_mutex);
   const std::size_t span = footprint(bytes);
   std::size_t offset = kGlobalBytes;
-  for (auto it = free_ranges.begin(); it != free_ranges.end(); ++it) {
+  for (auto it = free_ranges().begin(); it != free_ranges().end(); ++it) {
     if (it->second >= span) {
       offset = it->first;
       std::size_t rest = it->second - span;
-      free_ranges.erase(it);
-      if (rest) free_ranges.emplace(offset + span, rest);
+      free_ranges().erase(it);
+      if (rest) free_ranges().emplace(offset + span, rest);
       break;
     }
   }
@@ -78,8 +86,8 @@ void* allocate(std::size_t bytes, Site site, Contents contents) {
   memory::open_buffer(begin, begin, bytes, begin + span,
                       contents == Contents::unwritten ? memory::kUnwritten : memory::kLive);
   // Forget the freed buffers this one now covers, so lookups find the live one.
-  allocations.erase(allocations.lower_bound(begin), allocations.lower_bound(begin + span));
-  allocations.emplace(begin, Allocation{begin, bytes, site, false});
+  allocations().erase(allocations().lower_bound(begin), allocations().lower_bound(begin + span));
+  allocations().emplace(begin, Allocation{begin, bytes, site, false});
   in_use += bytes;
   return reinterpret_cast<void*>(begin);
 }
@@ -88,8 +96,8 @@ FreeResult deallocate(void* p) {
   auto a = reinterpret_cast<std::uintptr_t>(p);
   if (!regions.ready || !memory::in_global(a)) return FreeResult::not_device;
   std::lock_guard<std::mutex> lock(allocation_mutex);
-  auto it = allocations.find(a);
-  if (it == allocations.end()) return FreeResult::not_an_allocation;
+  auto it = allocations().find(a);
+  if (it == allocations().end()) return FreeResult::not_an_allocation;
   if (it->second.freed) return FreeResult::double_free;
   Allocation& alloc = it->second;
   alloc.freed = true;
@@ -99,21 +107,21 @@ FreeResult deallocate(void* p) {
   release_pages(a, alloc.bytes);
   in_use -= alloc.bytes;
   // Return the range, merging with free neighbours so large buffers can be reused.
-  auto next = free_ranges.lower_bound(offset);
+  auto next = free_ranges().lower_bound(offset);
   std::size_t begin = offset, length = span;
-  if (next != free_ranges.end() && next->first == begin + length) {
+  if (next != free_ranges().end() && next->first == begin + length) {
     length += next->second;
-    next = free_ranges.erase(next);
+    next = free_ranges().erase(next);
   }
-  if (next != free_ranges.begin()) {
+  if (next != free_ranges().begin()) {
     auto prev = std::prev(next);
     if (prev->first + prev->second == begin) {
       begin = prev->first;
       length += prev->second;
-      free_ranges.erase(prev);
+      free_ranges().erase(prev);
     }
   }
-  free_ranges.emplace(begin, length);
+  free_ranges().emplace(begin, length);
   return FreeResult::freed;
 }
 
@@ -134,9 +142,9 @@ std::size_t bytes_in_use() {
 // buffer than to the end of the one before it). Null when there is none.
 const Allocation* allocation_nearest(std::uintptr_t a, std::size_t& distance) {
   std::lock_guard<std::mutex> lock(allocation_mutex);
-  auto next = allocations.upper_bound(a);
-  const Allocation* before = next == allocations.begin() ? nullptr : &std::prev(next)->second;
-  const Allocation* after = next == allocations.end() ? nullptr : &next->second;
+  auto next = allocations().upper_bound(a);
+  const Allocation* before = next == allocations().begin() ? nullptr : &std::prev(next)->second;
+  const Allocation* after = next == allocations().end() ? nullptr : &next->second;
   const std::size_t past_before = before ? (a >= before->begin + before->bytes ? a - before->begin - before->bytes : 0)
                                          : SIZE_MAX;
   const std::size_t until_after = after ? after->begin - a : SIZE_MAX;

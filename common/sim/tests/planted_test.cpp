@@ -340,6 +340,7 @@ std::vector<PlantedCase> planted_cases() {
   cases.push_back(clean("KernelInHeaderFixed", "header_kernel", true));
   cases.push_back(clean("TextbookStyleDeclarationsAndLaunch", "textbook_style", false));
   cases.push_back(clean("LaunchesInsideMacros", "macro_launch", false));
+  cases.push_back(clean("DeviceMemoryFreedByAStaticAtExit", "free_at_exit", false));
   cases.push_back(clean("TemplatedStaticVolatileAlignedShared", "templated_shared", false));
   cases.push_back(clean("SharedInsideDeviceFunction", "shared_in_device_function", false));
   cases.push_back(bug("PlainStoreBesideAtomics", "atomic_beside_plain", "race"));

@@ -272,11 +272,11 @@ int main(int argc, char** argv) {
   // kernel must progress whatever order blocks start in, so one whose running blocks all wait
   // for blocks not started fails at once with a deadlock, instead of running its whole grid at
   // once (what the simulator does for a program of its own, with a warning) and slowly.
+  // Every launch runs: a test that launches a kernel again means to check it again.
   scanlab::sim::Schedule schedule = scanlab::sim::get_schedule();
-  if (schedule.resident_blocks == 0) {
-    schedule.resident_blocks = 16;
-    scanlab::sim::set_schedule(schedule);
-  }
+  if (schedule.resident_blocks == 0) schedule.resident_blocks = 16;
+  schedule.replay = false;
+  scanlab::sim::set_schedule(schedule);
 #endif
   testing::InitGoogleTest(&argc, argv);
   auto* recorder = new ResultRecorder;  // owned by gtest's listener list

@@ -29,6 +29,7 @@ void configure(bool race_check, unsigned threads = 0) {
   Schedule s = get_schedule();
   s.race_check = race_check;
   s.threads = threads ? threads : from_environment;
+  s.replay = false;  // every iteration runs its launches
   set_schedule(s);
 }
 

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "block.hpp"
+#include "launch_replay.hpp"
 #include "memory.hpp"
 #include "memory_order.hpp"
 #include "scanlab/sim/atomic.hpp"
@@ -40,6 +41,8 @@ T atomic_update(T* p, Update update, std::uintptr_t pc, std::uint8_t flags = 0,
   if (memory::in_window(address)) {
     const std::uint8_t scoped = scope == memory_order::Scope::block ? race_detector::kBlockScope : 0;
     race_detector::check_access(t, address, sizeof(T), race_detector::kAtomic | race_detector::kWrite | flags | scoped, pc);
+  } else {
+    launch_replay::note_access_outside_device_memory(address);
   }
   const T old = *p;
   const T desired = update(old);

@@ -132,6 +132,14 @@ bool range_live(const void* p, std::size_t n) {
   return alloc && !alloc->freed && a >= alloc->begin && a + n <= alloc->begin + alloc->bytes;
 }
 
+std::vector<Buffer> live_buffers() {
+  std::lock_guard<std::mutex> lock(allocation_mutex);
+  std::vector<Buffer> live;
+  for (const auto& [begin, a] : allocations())
+    if (!a.freed) live.push_back(Buffer{begin, a.bytes});
+  return live;
+}
+
 std::size_t bytes_in_use() {
   std::lock_guard<std::mutex> lock(allocation_mutex);
   return in_use;

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "site.hpp"
 
@@ -22,6 +23,12 @@ FreeResult deallocate(void* p);
 // Whether [p, p+n) lies inside one live cudaMalloc buffer.
 bool range_live(const void* p, std::size_t n);
 std::size_t bytes_in_use();
+// The live buffers, in address order.
+struct Buffer {
+  std::uintptr_t begin;
+  std::size_t bytes;
+};
+std::vector<Buffer> live_buffers();
 
 // "byte 4000 of a 4000-byte buffer allocated at file:30": where a global address is, in the
 // student's terms ("host memory" outside the global range).

@@ -8,6 +8,7 @@
 
 #include "counters.hpp"
 #include "global_memory.hpp"
+#include "launch_replay.hpp"
 #include "managed_memory.hpp"
 #include "memory.hpp"
 #include "memory_order.hpp"
@@ -69,6 +70,8 @@ __attribute__((noinline)) void access_in_general(void* p, std::size_t bytes, std
     if (counters::enabled && memory::in_buffer_ranges(address))
       counters::record_access(*t, address, bytes, memory::in_shared(address), flags & kWrite, pc);
     race_detector::check_access(t, address, bytes, flags, pc);
+  } else {
+    launch_replay::note_access_outside_device_memory(address);
   }
 }
 
@@ -80,6 +83,7 @@ inline void access(void* p, std::size_t bytes, std::uint8_t flags, std::uintptr_
   Thread* t = current_thread;
   if (!t || (flags & kVolatile) || t->used_serial_turn || counters::enabled) return access_in_general(p, bytes, flags, pc);
   if (memory::in_window(address)) race_detector::check_access(t, address, bytes, flags, pc);
+  else launch_replay::note_access_outside_device_memory(address);
 }
 
 }  // namespace

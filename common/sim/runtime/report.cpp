@@ -258,6 +258,11 @@ void print_now(const Finding& f) {
 
 }  // namespace
 
+unsigned findings_printed() {
+  std::lock_guard<std::mutex> lock(report_mutex);
+  return errors_reported + warnings_reported;
+}
+
 void report(const Finding& f) {
   if (!pending_findings) {
     print_now(f);

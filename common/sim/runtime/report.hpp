@@ -53,6 +53,8 @@ __attribute__((noinline, cold)) void report_called_from_host(const char* functio
 // Prints the finding, keeps it for take_reports(), appends it to $SCANLAB_SIM_REPORT_JSON.
 // While a block runs (pending_findings is set), its findings wait in the block's list instead.
 void report(const Finding& finding);
+// How many errors and warnings have been printed so far.
+unsigned findings_printed();
 
 // The findings of one block in one phase of a launch. Blocks run side by side; the scheduler
 // prints their findings afterwards, block by block in a fixed order, so that the same program

@@ -40,6 +40,11 @@ Schedule from_environment() {
     else if (!std::strcmp(v, "1") || !std::strcmp(v, "on")) s.race_check = true;
     else bad_setting("SCANLAB_SIM_RACECHECK", v, "on or off");
   }
+  if (const char* v = std::getenv("SCANLAB_SIM_REPLAY"); v && *v) {
+    if (!std::strcmp(v, "0") || !std::strcmp(v, "off")) s.replay = false;
+    else if (!std::strcmp(v, "1") || !std::strcmp(v, "on")) s.replay = true;
+    else bad_setting("SCANLAB_SIM_REPLAY", v, "on or off");
+  }
   if (const char* v = std::getenv("SCANLAB_SIM_THREADS"); v && *v) {
     char* end = nullptr;
     unsigned long n = std::strtoul(v, &end, 10);

@@ -8,8 +8,9 @@
 
 namespace scanlab::sim::detail {
 
-// Read once from SCANLAB_SIM_SEED, SCANLAB_SIM_BLOCK_ORDER, SCANLAB_SIM_RESIDENT_BLOCKS and
-// SCANLAB_SIM_RACECHECK, then changed only through set_schedule().
+// Read once from SCANLAB_SIM_SEED, SCANLAB_SIM_BLOCK_ORDER, SCANLAB_SIM_RESIDENT_BLOCKS,
+// SCANLAB_SIM_RACECHECK, SCANLAB_SIM_THREADS and SCANLAB_SIM_REPLAY, then changed only through
+// set_schedule().
 const Schedule& schedule();
 
 // Blocks that run at once: Schedule::resident_blocks, or 16 where it is 0 (the default).

@@ -32,6 +32,7 @@
 #include "fiber_stacks.hpp"
 #include "launch.hpp"
 #include "launch_configuration.hpp"
+#include "launch_replay.hpp"
 #include "managed_memory.hpp"
 #include "memory_check.hpp"
 #include "memory_order.hpp"
@@ -591,6 +592,12 @@ void launch(const LaunchRequest& request) {
   std::lock_guard<std::mutex> lock(launch_mutex);
   fault_handler::install();
   print_findings_on_signal();
+  const auto replay = launch_replay::begin(request);
+  if (launch_replay::replayed(*replay)) {
+    ++launch_counter;  // later launches draw the same schedules as when this one runs
+    managed_memory::kernel_launched(Site{request.file, request.line}, request.stream);
+    return;
+  }
 
   Launch launch;
   launch.id = ++launch_counter;
@@ -690,6 +697,7 @@ void launch(const LaunchRequest& request) {
   set_launch_running(false);
   for (unsigned slot = 0; slot < r.slot_count; ++slot) counters::add_block_counts(r.block(slot));
   if (launch.error != cudaSuccess) set_pending_error(launch.error);
+  launch_replay::finish(*replay, launch);
   managed_memory::kernel_launched(launch.site, request.stream);
 }
 

@@ -7,6 +7,7 @@
 // directly, see scanlab/sim/atomic.hpp), and spin-wait points.
 #include <cstdint>
 
+#include "launch_replay.hpp"
 #include "memory.hpp"
 #include "memory_order.hpp"
 #include "race_detector.hpp"
@@ -33,6 +34,8 @@ inline void kernel_atomic(volatile void* p, std::size_t bytes, std::uintptr_t pc
     if (kind == Kind::compare_exchange) flags |= race_detector::kCompareAndSwap;
     if (scope == memory_order::Scope::block) flags |= race_detector::kBlockScope;
     race_detector::check_access(t, address, bytes, flags, pc);
+  } else {
+    launch_replay::note_access_outside_device_memory(address);
   }
 }
 }  // namespace

@@ -58,6 +58,10 @@ struct Schedule {
   std::uint64_t seed = 1;        // thread order within a barrier interval, random block order
   bool race_check = true;
   unsigned threads = 0;  // OS threads that run blocks (SCANLAB_SIM_THREADS); 0: every core
+  // A launch that repeats an earlier one exactly is replayed, not run (SCANLAB_SIM_REPLAY;
+  // runtime/launch_replay.hpp). Off for graders and benchmarks, which run a kernel again on
+  // purpose.
+  bool replay = true;
 };
 Schedule get_schedule();
 void set_schedule(const Schedule& schedule);

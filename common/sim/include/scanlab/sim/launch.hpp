@@ -21,6 +21,14 @@ struct LaunchRequest {
   void (*thread_entry)(const void* kernel_call);  // runs the kernel body for the calling CUDA thread
   const void* kernel_call;
   cudaStream_t stream;
+  // For replaying a launch identical to an earlier one (runtime/launch_replay.hpp): the bytes of
+  // the kernel's arguments, the extent of the call object that kernel code reads them from, and
+  // whether the arguments are plain values and the kernel a function named at the launch (a
+  // function pointer held in a variable could name another kernel next time).
+  const void* arguments = nullptr;
+  std::size_t argument_bytes = 0;
+  std::size_t kernel_call_bytes = 0;
+  bool replayable = false;
 };
 void launch(const LaunchRequest& request);
 }  // namespace detail
@@ -42,6 +50,10 @@ class KernelLaunch {
       std::apply(c.kernel, c.arguments);
     };
     request_.kernel_call = &call;
+    request_.arguments = &call.arguments;
+    request_.argument_bytes = sizeof(call.arguments);
+    request_.kernel_call_bytes = sizeof(call);
+    request_.replayable = std::is_empty_v<Kernel> && (std::is_trivially_copyable_v<std::decay_t<Args>> && ...);
     detail::launch(request_);
   }
 

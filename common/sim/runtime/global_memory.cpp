@@ -1,13 +1,12 @@
 #include "global_memory.hpp"
 
-#include <sys/mman.h>
-
 #include <algorithm>
 #include <iterator>
 #include <map>
 #include <mutex>
 
 #include "memory.hpp"
+#include "race_detector.hpp"
 
 namespace scanlab::sim::detail::global_memory {
 namespace {
@@ -43,13 +42,6 @@ std::size_t in_use = 0;
 // next buffer may start. An empty buffer takes a byte, so that every cudaMalloc has its own address.
 std::size_t footprint(std::size_t bytes) {
   return kGlobalLayout.start(kGlobalLayout.end(0, std::max<std::size_t>(bytes, 1)));
-}
-
-void release_pages(std::uintptr_t begin, std::size_t bytes) {
-  const std::uintptr_t page = 4096;
-  std::uintptr_t first = (begin + page - 1) & ~(page - 1);
-  std::uintptr_t last = (begin + bytes) & ~(page - 1);
-  if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
 }
 
 // The allocation a global address is in or next to, or null: for readable reports.
@@ -103,8 +95,8 @@ FreeResult deallocate(void* p) {
   alloc.freed = true;
   const std::size_t offset = a - regions.global_begin;
   const std::size_t span = footprint(alloc.bytes);
-  memory::mark(a, alloc.bytes, memory::kFreed);
-  release_pages(a, alloc.bytes);
+  memory::close_buffer(a, alloc.bytes);
+  race_detector::forget_range(a, alloc.bytes);
   in_use -= alloc.bytes;
   // Return the range, merging with free neighbours so large buffers can be reused.
   auto next = free_ranges().lower_bound(offset);

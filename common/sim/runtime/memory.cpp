@@ -50,6 +50,14 @@ void prefer_huge_pages(void* begin, std::size_t bytes) {
 #endif
 }
 
+void release_whole_pages(void* begin, std::size_t bytes) {
+  constexpr std::uintptr_t kPage = 4096;
+  const auto b = reinterpret_cast<std::uintptr_t>(begin);
+  const std::uintptr_t first = (b + kPage - 1) & ~(kPage - 1);
+  const std::uintptr_t last = (b + bytes) & ~(kPage - 1);
+  if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
+}
+
 unsigned char* shared_arena(unsigned slot) {
   ensure_reserved();
   return reinterpret_cast<unsigned char*>(regions.shared_begin + std::size_t{slot} * kSharedArenaBytes);
@@ -64,6 +72,12 @@ void open_buffer(std::uintptr_t free_from, std::uintptr_t begin, std::size_t byt
 }
 
 void mark(std::uintptr_t begin, std::size_t bytes, Validity v) { std::memset(validity_of(begin), v, bytes); }
+
+void close_buffer(std::uintptr_t begin, std::size_t bytes) {
+  mark(begin, bytes, kFreed);
+  release_whole_pages(reinterpret_cast<void*>(begin), bytes);
+  release_whole_pages(validity_of(begin), bytes);
+}
 
 void mark_written(const void* begin, std::size_t bytes) {
   mark(reinterpret_cast<std::uintptr_t>(begin), bytes, kLive);

@@ -110,6 +110,10 @@ inline bool all_live(std::uintptr_t a, std::size_t n) {
 // at once wait for each other in the kernel, which made a checked scan on two cores spend most of
 // its time in the system. Only a hint: nothing changes where huge pages are off.
 void prefer_huge_pages(void* begin, std::size_t bytes);
+// Gives the whole pages inside [begin, begin+bytes) back to the system; they read as zeros when
+// touched again. What a freed buffer leaves (its bytes, byte map and race shadow) is released so:
+// a program that frees and allocates ever larger buffers does not keep every size's shadow.
+void release_whole_pages(void* begin, std::size_t bytes);
 
 // The shared memory arena of a resident slot.
 unsigned char* shared_arena(unsigned slot);
@@ -121,6 +125,9 @@ void open_buffer(std::uintptr_t free_from, std::uintptr_t begin, std::size_t byt
                  Validity contents = kUnwritten);
 // Marks [begin, begin+bytes) of device memory as `v`.
 void mark(std::uintptr_t begin, std::size_t bytes, Validity v);
+// A freed buffer's bytes and byte map: marked kFreed, and the whole pages among them released
+// (their byte map then reads kUnallocated, which is reported the same way).
+void close_buffer(std::uintptr_t begin, std::size_t bytes);
 // What the host wrote into a buffer (cudaMemset, cudaMemcpy, ...): [begin, begin+bytes) counts as
 // written. A device-to-device copy carries over which bytes of the source were written.
 void mark_written(const void* begin, std::size_t bytes);

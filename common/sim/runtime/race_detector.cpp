@@ -593,6 +593,14 @@ void begin_launch(std::uint32_t launch_id, bool race_check, bool parallel) {
   lock_global_cells = parallel;
 }
 
+void forget_range(std::uintptr_t begin, std::size_t bytes) {
+  if (!global_shadow) return;  // no launch yet: no records
+  const std::size_t first = (begin - memory::regions.global_begin) / kGranule;
+  const std::size_t count = bytes / kGranule;
+  memory::release_whole_pages(&global_shadow[first], count * sizeof(GlobalCell));
+  memory::release_whole_pages(&second_readers[first], count * sizeof(std::uint64_t));
+}
+
 void end_launch() {
   for (const auto& [code, held] : held_races) {
     if (guess_code.count(code.first)) continue;

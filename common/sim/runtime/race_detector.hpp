@@ -63,6 +63,8 @@ void begin_block(Block& b);
 // After the last block: the races of plain reads beside atomic writes whose code never turned
 // out to be a compare-and-swap loop's guess are reported.
 void end_launch();
+// A freed global buffer: its records are dropped and their pages given back.
+void forget_range(std::uintptr_t begin, std::size_t bytes);
 
 // Every access of kernel code to device memory (an address in memory::in_window), before it
 // happens: bounds and never-written bytes (memory_check), then races.

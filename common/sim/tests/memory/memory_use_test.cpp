@@ -47,6 +47,38 @@ TEST(SimMemoryUse, AGlobalWordTakesAtMost24BytesWithItsShadows) {
     EXPECT_LE(grown, kWords * (kBytesPerWord + 2)) << "grew by " << grown / kWords << " bytes a word";
 }
 
+// A freed buffer gives back its bytes, byte map and race shadow: a program that scans ever larger
+// arrays, freeing each before allocating the next (a sweep over sizes), holds about what its
+// largest size needs, not the sum of every size (twice the largest, for doubling sizes). Kept,
+// the byte maps and shadows of the freed buffers would stay resident: 20 bytes a word.
+TEST(SimMemoryUse, FreedBuffersGiveTheirShadowsBack) {
+    scanlab::sim::Schedule s = scanlab::sim::get_schedule();
+    s.race_check = true;
+    scanlab::sim::set_schedule(s);
+    int* warm = filled_words(std::size_t{1} << 16);
+    ASSERT_NE(warm, nullptr);
+    ASSERT_TRUE(increment_each_word(warm, std::size_t{1} << 16));
+    free_words(warm);
+    const std::size_t before = resident_bytes();
+    ASSERT_GT(before, 0u) << "/proc/self/statm is not readable";
+    constexpr std::size_t kLargest = std::size_t{1} << 22;  // 16 MiB of ints
+    std::size_t all_sizes = 0;
+    for (std::size_t words = kLargest >> 4; words <= kLargest; words <<= 1) {  // each larger than all before
+        int* data = filled_words(words);
+        ASSERT_NE(data, nullptr);
+        ASSERT_TRUE(increment_each_word(data, words));
+        free_words(data);
+        all_sizes += words;
+    }
+    const std::size_t after = resident_bytes();
+    const std::size_t grown = after > before ? after - before : 0;
+    // What stays after the last buffer is freed: page rounding and the runtime's own growth,
+    // at most 2 bytes a word of the largest size. Keeping the freed byte maps and shadows
+    // would leave 20 bytes a word of every size.
+    EXPECT_LE(grown, kLargest * 2) << "kept " << grown / all_sizes << " bytes a word of the " << all_sizes
+                                   << " words freed";
+}
+
 // What the memory model keeps of a chain of hand-offs (block b acquires the flag of block
 // b - 1, then releases its own: each flag carries what every block before it published, as in
 // lab 07's single-pass scan) grows with the length of the chain, not with its square: flags

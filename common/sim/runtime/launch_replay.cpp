@@ -1,5 +1,6 @@
 #include "launch_replay.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -30,6 +31,10 @@ using Clock = std::chrono::steady_clock;
 constexpr std::size_t kChunkBytes = 64 * 1024;
 // What kept results may take in all; a run whose writes would pass it is not kept.
 constexpr std::size_t kKeptBytesLimit = std::size_t{2} << 30;
+// A kernel's first run is kept only if its writes are no larger than this: most programs launch
+// each kernel once, and a large result (a scan's output) kept for nothing would add to their
+// peak memory. A larger one is kept from the second launch on.
+constexpr std::size_t kFirstRunKeptBytesLimit = std::size_t{256} << 20;
 // A kernel whose launches keep finding device memory changed is not compared again.
 constexpr unsigned kMissesBeforeGivingUp = 3;
 // Comparing costs a pass over all of device memory; it may take at most this share of the time
@@ -49,7 +54,7 @@ struct Image {
 struct KeptChunk {
   std::uintptr_t begin = 0;
   std::vector<unsigned char> bytes;
-  std::vector<std::uint8_t> validity;
+  std::vector<std::uint8_t> validity;  // empty where every byte is written (memory::kLive)
 };
 
 // One kernel with one configuration, arguments and schedule.
@@ -138,7 +143,8 @@ std::vector<KeptChunk> changed_chunks(const Image& before, const Image& after) {
       const auto* bytes = reinterpret_cast<const unsigned char*>(c.begin);
       c.bytes.assign(bytes, bytes + n);
       const std::uint8_t* validity = memory::validity_of(c.begin);
-      c.validity.assign(validity, validity + n);
+      if (std::any_of(validity, validity + n, [](std::uint8_t v) { return v != memory::kLive; }))
+        c.validity.assign(validity, validity + n);
       changed.push_back(std::move(c));
     }
   }
@@ -167,6 +173,7 @@ class Attempt {
   Entry* entry = nullptr;
   bool replayed = false;
   bool watched = false;
+  bool first_launch = false;
   Image before;
   unsigned findings_before = 0;
   Clock::time_point start = Clock::now();
@@ -183,14 +190,15 @@ AttemptHandle begin(const LaunchRequest& request) {
   if (!request.replayable || counters::enabled || !schedule().replay) return attempt;
   Entry& e = entries[key_of(request)];
   attempt->entry = &e;
-  // The first launch of a kernel keeps nothing: most programs never repeat one.
-  if (++e.launches == 1 || e.misses >= kMissesBeforeGivingUp) return attempt;
+  attempt->first_launch = ++e.launches == 1;
+  if (e.misses >= kMissesBeforeGivingUp) return attempt;
   if (comparing_seconds > kComparingShare * running_seconds + kComparingStartSeconds) return attempt;
   attempt->before = take_image();
   if (e.kept && same(e.before, attempt->before.fingerprint)) {
     for (const KeptChunk& c : e.writes) {
       std::memcpy(reinterpret_cast<void*>(c.begin), c.bytes.data(), c.bytes.size());
-      std::memcpy(memory::validity_of(c.begin), c.validity.data(), c.validity.size());
+      if (c.validity.empty()) memory::mark(c.begin, c.bytes.size(), memory::kLive);
+      else std::memcpy(memory::validity_of(c.begin), c.validity.data(), c.validity.size());
     }
     e.misses = 0;
     if (replay_count++ == 0) std::atexit(print_note_at_exit);
@@ -227,8 +235,8 @@ void finish(Attempt& attempt, const Launch& launch) {
   if (!same_buffers(attempt.before, after)) return;
   std::vector<KeptChunk> writes = changed_chunks(attempt.before, after);
   std::size_t bytes = 0;
-  for (const KeptChunk& c : writes) bytes += 2 * c.bytes.size();
-  if (kept_bytes + bytes > kKeptBytesLimit) return;
+  for (const KeptChunk& c : writes) bytes += c.bytes.size() + c.validity.size();
+  if (kept_bytes + bytes > kKeptBytesLimit || (attempt.first_launch && bytes > kFirstRunKeptBytesLimit)) return;
   e.before = attempt.before.fingerprint;
   e.writes = std::move(writes);
   e.bytes = bytes;

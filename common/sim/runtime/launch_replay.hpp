@@ -12,8 +12,8 @@
 // for replay only where nothing else could have changed it or been changed by it: it touched no
 // memory besides device buffers, shared memory and its own stack (no __device__ or __constant__
 // variable, no host memory), called neither printf nor clock(), printed no finding and ended
-// without an error; and only from the second launch of the same kernel with the same arguments
-// on, so a program that launches each kernel once keeps no copies. Counting operations (the
+// without an error; and a first launch's run only if it wrote little, so a program that
+// launches each kernel once keeps no large copies. Counting operations (the
 // grader's counters) turns replay off, and so does SCANLAB_SIM_REPLAY=0 (Schedule::replay).
 #pragma once
 

@@ -558,7 +558,8 @@ std::vector<PlantedCase> planted_cases() {
   cases.push_back(thrust_pointers);
   cases.push_back(bug("CopyDirectionAgainstItsPointersAtTheProgramsLine", "memcpy_direction", "api-misuse"));
   cases.push_back(clean("CopyDeviceToDevice", "memcpy_direction", true));
-  // Ten identical launches: the first runs, the second runs and is kept, eight are replayed.
+  // Ten identical launches: the first runs; the second finds the output the first wrote, runs
+  // and is kept; eight are replayed.
   // New data, a kernel that changes its own input, a __device__ variable and a printf each
   // make a launch run again.
   PlantedCase repeated = clean("RepeatedLaunchesReplayedWithTheirEffects", "repeated_launches", false);

@@ -26,6 +26,7 @@ std::size_t resident_bytes() {
 TEST(SimMemoryUse, AGlobalWordTakesAtMost24BytesWithItsShadows) {
     scanlab::sim::Schedule s = scanlab::sim::get_schedule();
     s.race_check = true;
+    s.replay = false;  // a kept run's copy is no part of what the checks cost
     scanlab::sim::set_schedule(s);
     // A first run takes what does not grow with the buffer (fiber stacks, shared-memory shadow).
     int* warm = filled_words(std::size_t{1} << 16);
@@ -54,6 +55,7 @@ TEST(SimMemoryUse, AGlobalWordTakesAtMost24BytesWithItsShadows) {
 TEST(SimMemoryUse, FreedBuffersGiveTheirShadowsBack) {
     scanlab::sim::Schedule s = scanlab::sim::get_schedule();
     s.race_check = true;
+    s.replay = false;  // a kept run's copy is no part of what the checks cost
     scanlab::sim::set_schedule(s);
     int* warm = filled_words(std::size_t{1} << 16);
     ASSERT_NE(warm, nullptr);
@@ -90,6 +92,7 @@ TEST(SimMemoryUse, FreedBuffersGiveTheirShadowsBack) {
 TEST(SimMemoryUse, AChainOfHandOffsTakesMemoryLinearInItsLength) {
     scanlab::sim::Schedule s = scanlab::sim::get_schedule();
     s.race_check = true;
+    s.replay = false;  // a kept run's copy is no part of what the checks cost
     scanlab::sim::set_schedule(s);
     ASSERT_TRUE(chain_of_handoffs(64));  // what does not grow with the chain (fiber stacks, ...)
     scanlab::sim::take_reports();

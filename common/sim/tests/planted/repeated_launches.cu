@@ -50,7 +50,8 @@ int main() {
   }
   planted::DeviceBuffer<int> in(input), out(kCount), values(input);
 
-  // Ten identical launches: the third and later repeat the second exactly.
+  // Ten identical launches: the third and later repeat the second exactly (the first found
+  // the output buffer as it was before any launch).
   for (int launch = 0; launch < 10; ++launch) scale<<<kBlocks, kThreads>>>(in.get(), out.get(), kCount, 3);
   expect(out.to_host(), input, 3, 0, "ten identical launches");
 

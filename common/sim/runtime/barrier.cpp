@@ -13,6 +13,7 @@
 #include "block.hpp"
 #include "report.hpp"
 #include "scheduler.hpp"
+#include "tile_barrier.hpp"
 #include "warp.hpp"
 
 namespace scanlab::sim::detail::barrier {
@@ -161,6 +162,7 @@ void release(Block& b) {
     // Lanes that wait in coalesced_threads() for lanes that cannot come form their group now.
     if (warp::form_coalesced_groups(b)) return;
     if (warp::report_mismatched_collectives(b)) return;
+    if (tile_barrier::report_stuck(b)) return;
     report_stuck_block(b);
     return;
   }

@@ -1,5 +1,6 @@
 // Entry points of cooperative groups (scanlab/sim/cooperative_groups.hpp): a tile's or a
-// coalesced group's methods are the warp module's collectives over the group's lanes.
+// coalesced group's methods are the warp module's collectives over the group's lanes; those of a
+// tile of several warps are the tile barrier's rendezvous.
 #include "scanlab/sim/cooperative_groups.hpp"
 
 #include <string>
@@ -7,6 +8,7 @@
 #include "report.hpp"
 #include "scheduler.hpp"
 #include "thread.hpp"
+#include "tile_barrier.hpp"
 #include "warp.hpp"
 
 namespace scanlab::sim::detail {
@@ -20,6 +22,13 @@ std::uint64_t group_collective(GroupCollective op, unsigned mask, std::uint64_t 
       CollectiveKind::match_any,  CollectiveKind::match_all,
   };
   return warp::collective(kinds[static_cast<int>(op)], mask, value, argument, width, name, Site{file, line});
+}
+
+std::uint64_t tile_collective(TileCollective op, unsigned size, std::uint64_t value, unsigned source_rank,
+                              const char* name, const char* file, unsigned line) {
+  using tile_barrier::Kind;
+  static constexpr Kind kinds[] = {Kind::sync, Kind::any, Kind::all, Kind::shfl};
+  return tile_barrier::collective(kinds[static_cast<int>(op)], size, value, source_rank, name, Site{file, line});
 }
 
 unsigned coalesced_lanes(const char* file, unsigned line) {

@@ -10,6 +10,7 @@
 #include "counters.hpp"
 #include "race_detector.hpp"
 #include "scanlab/sim/cuda.hpp"
+#include "tile_barrier.hpp"
 #include "warp.hpp"
 
 namespace scanlab::sim::detail {
@@ -43,6 +44,7 @@ struct alignas(64) Thread {
 
   race_detector::LaneClocks warp_clock{};  // race_detector.cpp
   warp::LaneExchange collective;           // warp.cpp
+  tile_barrier::Arrival tile;              // tile_barrier.cpp
   counters::LaneTally counting;            // counters.cpp
 };
 

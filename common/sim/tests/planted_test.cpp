@@ -764,7 +764,9 @@ INSTANTIATE_TEST_SUITE_P(Simcc, SimccCompileError,
                                            CompileErrorCase{"half_precision.cu", "half-precision arithmetic"},
                                            CompileErrorCase{"thrust_cuda_backend.cu", "Thrust's CUDA back end"},
                                            CompileErrorCase{"grid_sync_free_function.cu", "grid-wide synchronization"},
-                                           CompileErrorCase{"multi_warp_tile_from_launch.cu", "more than 32 threads (a tile of several warps"},
+                                           CompileErrorCase{"multi_warp_tile_shfl_down.cu", "shfl_down exists in CUDA only for tiles of at most 32 threads"},
+                                           CompileErrorCase{"multi_warp_tile_ballot.cu", "ballot exists in CUDA only for tiles of at most 32 threads"},
+                                           CompileErrorCase{"multi_warp_tile_wide_shuffle.cu", "values of at most 8 bytes in such a tile"},
                                            CompileErrorCase{"tile_size_not_power_of_two.cu", "N must be a power of two from 1 to 1024"}),
                          source_stem);
 

@@ -2,7 +2,8 @@
 // simulator's barriers and warp collectives: a tile's sync, shuffles and votes are the same real
 // rendezvous as __syncwarp and the *_sync intrinsics, with the same mask checks (a tile.sync()
 // reached by half the tile is reported when the other half exits or waits elsewhere), and
-// reports name the group's method at the program's line.
+// reports name the group's method at the program's line. Tiles of several warps (64 ... 1024
+// threads) are the tile barrier's rendezvous (runtime/tile_barrier.hpp) instead.
 //
 // Grid-wide groups are not simulated: this_grid().sync() and cudaLaunchCooperativeKernel fail
 // the build at the program's line (their rendezvous needs every block resident at once).

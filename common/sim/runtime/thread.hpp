@@ -10,7 +10,6 @@
 #include "counters.hpp"
 #include "race_detector.hpp"
 #include "scanlab/sim/cuda.hpp"
-#include "tile_barrier.hpp"
 #include "warp.hpp"
 
 namespace scanlab::sim::detail {
@@ -44,7 +43,6 @@ struct alignas(64) Thread {
 
   race_detector::LaneClocks warp_clock{};  // race_detector.cpp
   warp::LaneExchange collective;           // warp.cpp
-  tile_barrier::Arrival tile;              // tile_barrier.cpp
   counters::LaneTally counting;            // counters.cpp
 };
 

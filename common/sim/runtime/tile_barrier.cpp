@@ -29,7 +29,7 @@ std::string tile_text(const Block& b, const Rendezvous& r) {
 // A member that waits in the rendezvous at `place` (BlockTiles::pending), for reports.
 const Thread* waiting_member(const Block& b, const Rendezvous& r, std::size_t place) {
   for (unsigned i = r.first; i < r.first + r.members; ++i)
-    if (b.threads[i].tile.pending == place + 1) return &b.threads[i];
+    if (b.tiles.threads[i].pending == place + 1) return &b.threads[i];
   return &b.threads[r.first];
 }
 
@@ -47,8 +47,8 @@ struct Whereabouts {
 Whereabouts whereabouts(const Block& b, const Thread& t) {
   if (t.exited) return {"exit", Site{}, "had exited"};
   if (t.waiting == Waiting::barrier) return {"__syncthreads", t.barrier.site, "waits at a barrier of the block"};
-  if (t.tile.pending != 0) {
-    const Rendezvous& other = b.tiles.pending[t.tile.pending - 1];
+  if (b.tiles.threads[t.linear].pending != 0) {
+    const Rendezvous& other = b.tiles.pending[b.tiles.threads[t.linear].pending - 1];
     return {other.name, other.site, std::string("waits in ") + other.name + " of its tile of " +
                                         std::to_string(other.size) + " threads"};
   }
@@ -95,7 +95,7 @@ void report_missing(Block& b, std::size_t place, const Thread& missing) {
     f.kind = ReportKind::warp_mask;
     f.headline = std::string("invalid ") + r.name + ": the threads of " + tile_text(b, r) +
                  " read different source ranks (" + std::to_string(r.source) + " and " +
-                 std::to_string(odd.tile.argument) + ")";
+                 std::to_string(b.tiles.threads[odd.linear].argument) + ")";
     f.parties.push_back(party(r.name, &odd, locate(r.site)));
     f.details.push_back("in a tile of more than 32 threads every thread must pass the same source rank to shfl "
                         "(CUDA leaves anything else undefined)");
@@ -109,26 +109,26 @@ void complete(Block& b, std::size_t index, Thread* last) {
   const Rendezvous r = b.tiles.pending[index];
   if (r.diverged || r.sources_differ) report_disagreement(last, r, index);
   Thread* members = &b.threads[r.first];
+  Arrival* arrivals = &b.tiles.threads[r.first];
   std::uint64_t result = 0;
   switch (r.kind) {
     case Kind::sync: race_detector::join_warps(b, r.first / kWarpSize, (r.members + kWarpSize - 1) / kWarpSize); break;
     case Kind::any:
     case Kind::all: {
       unsigned votes = 0;
-      for (unsigned i = 0; i < r.members; ++i) votes += members[i].tile.value != 0;
+      for (unsigned i = 0; i < r.members; ++i) votes += arrivals[i].value != 0;
       result = r.kind == Kind::any ? votes != 0 : votes == r.members;
       break;
     }
-    case Kind::shfl: result = members[std::min(r.source, r.members - 1)].tile.value; break;
+    case Kind::shfl: result = arrivals[std::min(r.source, r.members - 1)].value; break;
   }
   // Later rendezvous keep their place numbers: a member's `pending` names its rendezvous by place.
   b.tiles.pending[index].members = 0;
   while (!b.tiles.pending.empty() && b.tiles.pending.back().members == 0) b.tiles.pending.pop_back();
   for (unsigned i = 0; i < r.members; ++i) {
-    Thread& t = members[i];
-    t.tile.result = result;
-    t.tile.pending = 0;
-    if (&t != last) scheduler::wake(b, t);
+    arrivals[i].result = result;
+    arrivals[i].pending = 0;
+    if (&members[i] != last) scheduler::wake(b, members[i]);
   }
   b.progress = true;
 }
@@ -159,7 +159,10 @@ std::size_t open(Block& b, Thread* t, unsigned first, unsigned size, Kind kind, 
 
 }  // namespace
 
-void begin_block(Block& b) { b.tiles.pending.clear(); }
+void begin_block(Block& b) {
+  b.tiles.pending.clear();
+  if (!b.tiles.threads.empty()) b.tiles.threads.assign(b.thread_count, Arrival{});
+}
 
 std::uint64_t collective(Kind kind, unsigned size, std::uint64_t value, unsigned argument, const char* name,
                          Site site) {
@@ -169,6 +172,8 @@ std::uint64_t collective(Kind kind, unsigned size, std::uint64_t value, unsigned
     return value;
   }
   Block& b = *t->block;
+  if (b.tiles.threads.empty()) b.tiles.threads.resize(b.thread_count);
+  Arrival& mine = b.tiles.threads[t->linear];
   const unsigned first = t->linear / size * size;
   std::size_t index = b.tiles.pending.size();
   for (std::size_t k = 0; k < b.tiles.pending.size(); ++k)
@@ -185,16 +190,16 @@ std::uint64_t collective(Kind kind, unsigned size, std::uint64_t value, unsigned
     r.odd_name = name;
     r.odd_site = site;
   }
-  t->tile.value = value;
-  t->tile.argument = argument;
+  mine.value = value;
+  mine.argument = argument;
   r.arrived += 1;
   if (r.arrived == r.members) {
     complete(b, index, t);
-    return t->tile.result;
+    return mine.result;
   }
-  t->tile.pending = static_cast<std::uint32_t>(index + 1);
+  mine.pending = static_cast<std::uint32_t>(index + 1);
   scheduler::wait(t, Waiting::warp);
-  return t->tile.result;
+  return b.tiles.threads[t->linear].result;
 }
 
 bool report_stuck(Block& b) {
@@ -202,7 +207,7 @@ bool report_stuck(Block& b) {
     const Rendezvous& r = b.tiles.pending[place];
     if (r.members == 0) continue;
     for (unsigned i = r.first; i < r.first + r.members; ++i)
-      if (b.threads[i].tile.pending != place + 1) {
+      if (b.tiles.threads[i].pending != place + 1) {
         report_missing(b, place, b.threads[i]);
         return true;
       }

@@ -21,7 +21,8 @@ namespace scanlab::sim::detail::tile_barrier {
 
 enum class Kind : std::uint8_t { sync, any, all, shfl };
 
-// A thread's part: what it brings to the tile's rendezvous, and what it takes away.
+// A thread's part (kept by the block, so that a thread of a program without such tiles carries
+// nothing of it): what it brings to the tile's rendezvous, and what it takes away.
 struct Arrival {
   std::uint64_t value = 0;
   std::uint64_t result = 0;
@@ -50,6 +51,7 @@ struct Rendezvous {
 // A block's part.
 struct BlockTiles {
   std::vector<Rendezvous> pending;  // places of completed ones (members == 0) are taken again
+  std::vector<Arrival> threads;     // by thread, from the block's first rendezvous
 };
 
 void begin_block(Block& b);

@@ -556,6 +556,16 @@ std::vector<PlantedCase> planted_cases() {
                         EXPECT_THAT(o.process.err, HasSubstr("63 of the tile's 64 threads wait at"));
                       }));
   cases.push_back(clean("MultiWarpTileSyncByEveryThread", "tile_sync_divergent", true));
+  // Threads past the end return before their tile's sync, which does not count them as arrived.
+  cases.push_back(bug("MultiWarpTileSyncAfterAnEarlyReturn", "tile_sync_after_return", "barrier-divergence",
+                      [](const Outcome& o) {
+                        for (const JsonReport& r : o.reports) {
+                          ASSERT_EQ(r.parties.size(), 1u);
+                          EXPECT_EQ(r.parties[0].role, "thread_block_tile::sync");
+                          EXPECT_THAT(r.headline, HasSubstr("had exited"));
+                        }
+                      }));
+  cases.push_back(clean("MultiWarpTileSyncWithNoThreadReturned", "tile_sync_after_return", true));
   cases.push_back(bug("FullMaskShuffleInACoalescedBranch", "coalesced_aggregate", "warp-mask"));
   cases.push_back(clean("CoalescedGroupAggregatedAtomic", "coalesced_aggregate", true));
   cases.push_back(clean("CoalescedGroupBesideABarrier", "coalesced_before_barrier", false));

@@ -6,7 +6,6 @@
 #include "counters.hpp"
 #include "memory_order.hpp"
 
-#include <cstring>
 #include <string>
 #include <vector>
 
@@ -27,10 +26,6 @@ const char* name_of(Kind kind) {
     case Kind::any: return "__syncthreads_or";
   }
   return "__syncthreads";
-}
-
-bool same_site(Site a, Site b) {
-  return a.line == b.line && (a.file == b.file || (a.file && b.file && std::strcmp(a.file, b.file) == 0));
 }
 
 std::string thread_range(const Block& b, unsigned first, unsigned last, unsigned count) {

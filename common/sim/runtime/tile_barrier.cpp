@@ -4,7 +4,6 @@
 #include "tile_barrier.hpp"
 
 #include <algorithm>
-#include <cstring>
 #include <string>
 
 #include "block.hpp"
@@ -15,10 +14,6 @@
 
 namespace scanlab::sim::detail::tile_barrier {
 namespace {
-
-bool same_site(Site a, Site b) {
-  return a.line == b.line && (a.file == b.file || (a.file && b.file && std::strcmp(a.file, b.file) == 0));
-}
 
 std::string tile_text(const Block& b, const Rendezvous& r) {
   const std::string last = format_index(b.threads[r.first + r.members - 1].coords.thread_idx);

@@ -467,6 +467,10 @@ Finding race_finding(const AccessRecord<Shared>& p, const Thread* t, const Acces
                         (p.by.thread() / kWarpSize == t->warp ? "; the threads share a warp, but warps do not run in "
                                                            "lockstep: order them with __syncwarp()"
                                                          : ""));
+    if (t->block->race.tile_clocks && p.by.thread() / kWarpSize != t->warp)
+      f.details.push_back("the sync() of a tile of several warps orders only the threads of its own tile, and only "
+                          "when both threads pass it between the accesses: order threads of two tiles with "
+                          "__syncthreads() or block.sync()");
   } else {
     if constexpr (!Shared) {
       f.details.push_back(ordering_advice(memory_order::relation(t, stamp_of(p)), earlier_block, later_block));

@@ -525,6 +525,7 @@ std::vector<PlantedCase> planted_cases() {
   cases.push_back(multi_warp);
   // The two racing threads are in different tiles of 128: tile.sync() orders neither for the other.
   cases.push_back(bug("TileSyncDoesNotOrderAnotherTile", "tile_sync_other_tile", "race", [](const Outcome& o) {
+    EXPECT_THAT(o.process.err, HasSubstr("orders only the threads of its own tile"));
     for (const JsonReport& r : o.reports) {
       expect_two_threads_of_one_block(r);
       if (r.parties.size() == 2)

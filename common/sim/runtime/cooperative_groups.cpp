@@ -39,7 +39,7 @@ void invalid_partition(unsigned size, const char* file, unsigned line) {
   Finding f;
   f.kind = ReportKind::unsupported;
   f.headline = "tiled_partition(group, " + std::to_string(size) +
-               "): tiles must have 1, 2, 4, 8, 16 or 32 threads in the scanlab simulator";
+               "): CUDA makes tiles of 1, 2, 4, 8, 16 or 32 threads this way (tiled_partition<N> makes larger ones)";
   Thread* t = current_thread;
   f.parties.push_back(t ? party("tiled_partition", t, locate(Site{file, line}))
                         : host_party("tiled_partition", locate(Site{file, line})));

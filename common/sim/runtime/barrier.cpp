@@ -6,13 +6,13 @@
 #include "counters.hpp"
 #include "memory_order.hpp"
 
-#include <cstring>
 #include <string>
 #include <vector>
 
 #include "block.hpp"
 #include "report.hpp"
 #include "scheduler.hpp"
+#include "tile_barrier.hpp"
 #include "warp.hpp"
 
 namespace scanlab::sim::detail::barrier {
@@ -26,10 +26,6 @@ const char* name_of(Kind kind) {
     case Kind::any: return "__syncthreads_or";
   }
   return "__syncthreads";
-}
-
-bool same_site(Site a, Site b) {
-  return a.line == b.line && (a.file == b.file || (a.file && b.file && std::strcmp(a.file, b.file) == 0));
 }
 
 std::string thread_range(const Block& b, unsigned first, unsigned last, unsigned count) {
@@ -161,6 +157,7 @@ void release(Block& b) {
     // Lanes that wait in coalesced_threads() for lanes that cannot come form their group now.
     if (warp::form_coalesced_groups(b)) return;
     if (warp::report_mismatched_collectives(b)) return;
+    if (tile_barrier::report_stuck(b)) return;
     report_stuck_block(b);
     return;
   }

@@ -16,6 +16,7 @@
 #include "scanlab/sim/cuda.hpp"
 #include "shared_memory.hpp"
 #include "thread.hpp"
+#include "tile_barrier.hpp"
 #include "warp.hpp"
 
 namespace scanlab::sim::detail {
@@ -50,6 +51,7 @@ struct Block {
 
   barrier::BlockBarrier barrier;    // barrier.cpp
   std::vector<warp::Warp> warps;    // warp.cpp
+  tile_barrier::BlockTiles tiles;   // tile_barrier.cpp
   shared_memory::Arena shared;      // shared_memory.cpp
   race_detector::BlockClocks race;  // race_detector.cpp
   memory_order::BlockOrdering ordering;  // memory_order.cpp

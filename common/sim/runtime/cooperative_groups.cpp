@@ -1,5 +1,6 @@
 // Entry points of cooperative groups (scanlab/sim/cooperative_groups.hpp): a tile's or a
-// coalesced group's methods are the warp module's collectives over the group's lanes.
+// coalesced group's methods are the warp module's collectives over the group's lanes; those of a
+// tile of several warps are the tile barrier's rendezvous.
 #include "scanlab/sim/cooperative_groups.hpp"
 
 #include <string>
@@ -7,6 +8,7 @@
 #include "report.hpp"
 #include "scheduler.hpp"
 #include "thread.hpp"
+#include "tile_barrier.hpp"
 #include "warp.hpp"
 
 namespace scanlab::sim::detail {
@@ -22,6 +24,13 @@ std::uint64_t group_collective(GroupCollective op, unsigned mask, std::uint64_t 
   return warp::collective(kinds[static_cast<int>(op)], mask, value, argument, width, name, Site{file, line});
 }
 
+std::uint64_t tile_collective(TileCollective op, unsigned size, std::uint64_t value, unsigned source_rank,
+                              const char* name, const char* file, unsigned line) {
+  using tile_barrier::Kind;
+  static constexpr Kind kinds[] = {Kind::sync, Kind::any, Kind::all, Kind::shfl};
+  return tile_barrier::collective(kinds[static_cast<int>(op)], size, value, source_rank, name, Site{file, line});
+}
+
 unsigned coalesced_lanes(const char* file, unsigned line) {
   return warp::coalesce("coalesced_threads", Site{file, line});
 }
@@ -30,7 +39,7 @@ void invalid_partition(unsigned size, const char* file, unsigned line) {
   Finding f;
   f.kind = ReportKind::unsupported;
   f.headline = "tiled_partition(group, " + std::to_string(size) +
-               "): tiles must have 1, 2, 4, 8, 16 or 32 threads in the scanlab simulator";
+               "): CUDA makes tiles of 1, 2, 4, 8, 16 or 32 threads this way (tiled_partition<N> makes larger ones)";
   Thread* t = current_thread;
   f.parties.push_back(t ? party("tiled_partition", t, locate(Site{file, line}))
                         : host_party("tiled_partition", locate(Site{file, line})));

@@ -342,8 +342,11 @@ std::set<std::uintptr_t> guess_code;  // code of plain reads that their thread's
 
 // Whether an earlier access p of this launch, or of an earlier one, is ordered before thread t's.
 bool same_warp_ordered(std::uint16_t p_thread, std::uint32_t p_warp_epoch, const Thread* t) {
-  // p's lane joined t (directly or through other lanes) in a __syncwarp after p's access.
-  return p_thread / kWarpSize == t->warp && t->warp_clock[p_thread % kWarpSize] > p_warp_epoch;
+  // p's lane joined t (directly or through other lanes) in a __syncwarp after p's access ...
+  if (p_thread / kWarpSize == t->warp && t->warp_clock[p_thread % kWarpSize] > p_warp_epoch) return true;
+  // ... or p's warp joined t's in the sync() of a tile of several warps.
+  const WarpClocks* tiles = t->block->race.tile_clocks.get();
+  return tiles && (*tiles)[t->warp][p_thread / kWarpSize] > p_warp_epoch;
 }
 bool ordered(const SharedRecord& p, const Thread* t) {
   const Block* b = t->block;
@@ -464,6 +467,10 @@ Finding race_finding(const AccessRecord<Shared>& p, const Thread* t, const Acces
                         (p.by.thread() / kWarpSize == t->warp ? "; the threads share a warp, but warps do not run in "
                                                            "lockstep: order them with __syncwarp()"
                                                          : ""));
+    if (t->block->race.tile_clocks && p.by.thread() / kWarpSize != t->warp)
+      f.details.push_back("the sync() of a tile of several warps orders only the threads of its own tile, and only "
+                          "when both threads pass it between the accesses: order threads of two tiles with "
+                          "__syncthreads() or block.sync()");
   } else {
     if constexpr (!Shared) {
       f.details.push_back(ordering_advice(memory_order::relation(t, stamp_of(p)), earlier_block, later_block));
@@ -627,6 +634,7 @@ void begin_block(Block& b) {
   if (b.race.generation < kGenerationLimit) return;
   b.race.generation = 0;
   for (unsigned i = 0; i < b.thread_count; ++i) b.threads[i].warp_clock.fill(0);
+  if (b.race.tile_clocks) *b.race.tile_clocks = WarpClocks{};
 }
 
 namespace {
@@ -827,6 +835,19 @@ void join_lanes(Thread* warp_lanes, unsigned mask) {
     if (mask & (1u << l)) joined[l] = generation;
   for (unsigned l = 0; l < kWarpSize; ++l)
     if (mask & (1u << l)) warp_lanes[l].warp_clock = joined;
+}
+
+void join_warps(Block& b, unsigned first_warp, unsigned count) {
+  BlockClocks& race = b.race;
+  const std::uint32_t generation = ++race.generation;
+  // Tile clocks carry over from the slot's previous block as lane clocks do (begin_block).
+  if (!race.tile_clocks) race.tile_clocks = std::make_unique<WarpClocks>();
+  WarpClocks& clocks = *race.tile_clocks;
+  std::array<std::uint32_t, kMaxWarpsPerBlock> joined{};
+  for (unsigned v = first_warp; v < first_warp + count; ++v)
+    for (unsigned w = 0; w < kMaxWarpsPerBlock; ++w) joined[w] = std::max(joined[w], clocks[v][w]);
+  for (unsigned w = first_warp; w < first_warp + count; ++w) joined[w] = generation;
+  for (unsigned v = first_warp; v < first_warp + count; ++v) clocks[v] = joined;
 }
 
 }  // namespace scanlab::sim::detail::race_detector

@@ -18,6 +18,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "device_limits.hpp"
@@ -43,6 +44,12 @@ enum AccessFlags : std::uint8_t {
 // this thread's accesses once that clock passes g.
 using LaneClocks = std::array<std::uint32_t, kWarpSize>;
 
+// Happens-before among the warps of a block, through the sync() of tiles of several warps: entry
+// [v][w] is the latest such generation in which warp w took part that warp v has heard of. A tile
+// holds whole warps, so every lane of a warp knows the same: one row a warp, not one a thread.
+constexpr unsigned kMaxWarpsPerBlock = kMaxThreadsPerBlock / kWarpSize;
+using WarpClocks = std::array<std::array<std::uint32_t, kMaxWarpsPerBlock>, kMaxWarpsPerBlock>;
+
 // A block's part: its run, which tells its shared-memory records from those of every other
 // block that used the same arena; its __syncwarp generation; and the segment of the launch's
 // table (race_detector.cpp) that its global-memory accesses of this stretch name. Ordering
@@ -54,6 +61,7 @@ struct BlockClocks {
   std::uint32_t segment_interval = 0;
   std::uint32_t segment_clock = 0;
   std::uint32_t segment_generation = 0;
+  std::unique_ptr<WarpClocks> tile_clocks;  // from the block's first sync of a multi-warp tile
 };
 
 // The launch whose accesses are current; records of earlier launches are ordered before it.
@@ -71,5 +79,8 @@ void forget_range(std::uintptr_t begin, std::size_t bytes);
 void check_access(Thread* t, std::uintptr_t address, std::size_t bytes, std::uint8_t flags, std::uintptr_t pc);
 // __syncwarp: what each lane in `mask` did before is ordered before what any of them does after.
 void join_lanes(Thread* warp_lanes, unsigned mask);
+// The sync() of a tile of several warps: what any thread of warps [first_warp, first_warp + count)
+// did before is ordered before what any of them does after; other warps are not ordered by it.
+void join_warps(Block& b, unsigned first_warp, unsigned count);
 
 }  // namespace scanlab::sim::detail::race_detector

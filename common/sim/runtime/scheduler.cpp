@@ -41,6 +41,7 @@
 #include "schedule.hpp"
 #include "shared_memory.hpp"
 #include "thread.hpp"
+#include "tile_barrier.hpp"
 #include "warp.hpp"
 #include "worker_pool.hpp"
 
@@ -66,6 +67,7 @@ void thread_exit(Thread* t) {
   t->exited = true;
   t->block->live -= 1;
   warp::lane_exited(*t);
+  tile_barrier::thread_exited(*t);
 }
 
 // A CUDA thread's fiber outlives its thread: when the kernel returns it parks, and the next
@@ -162,6 +164,7 @@ void start_block(Block& b, Launch& launch, unsigned linear, unsigned slot, std::
   }
   barrier::begin_block(b);
   warp::begin_block(b);
+  tile_barrier::begin_block(b);
   shared_memory::begin_block(b);
   race_detector::begin_block(b);
   memory_order::begin_block(b);

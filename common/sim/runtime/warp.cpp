@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <cstring>
 #include <string>
 
 #include "block.hpp"
@@ -143,10 +142,6 @@ Thread* calling_thread(const char* name, Site site) {
 
 std::uint64_t vote(CollectiveKind kind, unsigned mask, int predicate, const char* file, unsigned line) {
   return collective(kind, mask, predicate != 0, 0, 32, nullptr, Site{file, line});
-}
-
-bool same_site(Site a, Site b) {
-  return a.line == b.line && (a.file == b.file || (a.file && b.file && std::strcmp(a.file, b.file) == 0));
 }
 
 }  // namespace

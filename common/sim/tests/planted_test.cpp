@@ -520,6 +520,54 @@ std::vector<PlantedCase> planted_cases() {
     EXPECT_THAT(o.process.err, HasSubstr("invalid thread_block_tile::sync"));
   }));
   cases.push_back(clean("TileSyncByTheWholeTile", "tile_sync_half_warp", true));
+  PlantedCase multi_warp = clean("MultiWarpTileCollectives", "multi_warp_tiles", false);
+  multi_warp.stdout_contains =
+      "reductions, scans, shuffles, votes and hand-offs of tiles of 64 to 1024 threads match the host's";
+  cases.push_back(multi_warp);
+  // The two racing threads are in different tiles of 128: tile.sync() orders neither for the other.
+  cases.push_back(bug("TileSyncDoesNotOrderAnotherTile", "tile_sync_other_tile", "race", [](const Outcome& o) {
+    EXPECT_THAT(o.process.err, HasSubstr("orders only the threads of its own tile"));
+    for (const JsonReport& r : o.reports) {
+      expect_two_threads_of_one_block(r);
+      if (r.parties.size() == 2)
+        EXPECT_NE((*r.parties[0].thread)[0] / 128, (*r.parties[1].thread)[0] / 128) << r.headline;
+    }
+  }));
+  cases.push_back(clean("BlockSyncOrdersTwoTiles", "tile_sync_other_tile", true));
+  // Warps of one tile of 256 a warp apart, with no tile.sync() between the write and the read.
+  cases.push_back(bug("MultiWarpTileWithoutSync", "tile_sync_missing", "race", [](const Outcome& o) {
+    for (const JsonReport& r : o.reports) {
+      expect_two_threads_of_one_block(r);
+      if (r.parties.size() == 2) {
+        EXPECT_EQ((*r.parties[0].thread)[0] / 256, (*r.parties[1].thread)[0] / 256) << r.headline;
+        EXPECT_EQ(distance(r.parties[0], r.parties[1]) % kWarpSize, 0u) << r.headline;
+      }
+    }
+  }));
+  cases.push_back(clean("MultiWarpTileSyncOrdersItsWarps", "tile_sync_missing", true));
+  // Thread 5 of a tile of 64 skips the tile's sync and waits at the block's barrier.
+  cases.push_back(bug("MultiWarpTileSyncSkippedByOneThread", "tile_sync_divergent", "barrier-divergence",
+                      [](const Outcome& o) {
+                        for (const JsonReport& r : o.reports) {
+                          ASSERT_EQ(r.parties.size(), 2u);
+                          EXPECT_EQ(r.parties[0].role, "thread_block_tile::sync");
+                          EXPECT_EQ(r.parties[1].role, "__syncthreads");
+                          ASSERT_TRUE(r.parties[1].thread);
+                          EXPECT_EQ((*r.parties[1].thread)[0] % 64, 5u);
+                        }
+                        EXPECT_THAT(o.process.err, HasSubstr("63 of the tile's 64 threads wait at"));
+                      }));
+  cases.push_back(clean("MultiWarpTileSyncByEveryThread", "tile_sync_divergent", true));
+  // Threads past the end return before their tile's sync, which does not count them as arrived.
+  cases.push_back(bug("MultiWarpTileSyncAfterAnEarlyReturn", "tile_sync_after_return", "barrier-divergence",
+                      [](const Outcome& o) {
+                        for (const JsonReport& r : o.reports) {
+                          ASSERT_EQ(r.parties.size(), 1u);
+                          EXPECT_EQ(r.parties[0].role, "thread_block_tile::sync");
+                          EXPECT_THAT(r.headline, HasSubstr("had exited"));
+                        }
+                      }));
+  cases.push_back(clean("MultiWarpTileSyncWithNoThreadReturned", "tile_sync_after_return", true));
   cases.push_back(bug("FullMaskShuffleInACoalescedBranch", "coalesced_aggregate", "warp-mask"));
   cases.push_back(clean("CoalescedGroupAggregatedAtomic", "coalesced_aggregate", true));
   cases.push_back(clean("CoalescedGroupBesideABarrier", "coalesced_before_barrier", false));
@@ -745,7 +793,9 @@ INSTANTIATE_TEST_SUITE_P(Simcc, SimccCompileError,
                                            CompileErrorCase{"half_precision.cu", "half-precision arithmetic"},
                                            CompileErrorCase{"thrust_cuda_backend.cu", "Thrust's CUDA back end"},
                                            CompileErrorCase{"grid_sync_free_function.cu", "grid-wide synchronization"},
-                                           CompileErrorCase{"multi_warp_tile_from_launch.cu", "more than 32 threads (a tile of several warps"},
+                                           CompileErrorCase{"multi_warp_tile_shfl_down.cu", "shfl_down exists in CUDA only for tiles of at most 32 threads"},
+                                           CompileErrorCase{"multi_warp_tile_ballot.cu", "ballot exists in CUDA only for tiles of at most 32 threads"},
+                                           CompileErrorCase{"multi_warp_tile_wide_shuffle.cu", "values of at most 8 bytes in such a tile"},
                                            CompileErrorCase{"tile_size_not_power_of_two.cu", "N must be a power of two from 1 to 1024"}),
                          source_stem);
 

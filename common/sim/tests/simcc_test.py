@@ -209,15 +209,12 @@ class RefusalTest(unittest.TestCase):
         self.assertIn(f"{source}:{line}: note: __fns is not declared by the scanlab simulator's CUDA headers: "
                       "if it is a CUDA device function, the simulator does not support it", built.stderr)
 
-    def test_a_multi_warp_tile_is_refused_at_the_call_not_at_the_instantiation(self):
+    def test_what_a_multi_warp_tile_lacks_is_refused_at_the_call_not_at_the_instantiation(self):
         source, line, built = self.compile("multi_warp_tile.cu")
         stated = [text for text in built.stderr.splitlines() if text.startswith(f"{source}:") and ": error: " in text]
         self.assertTrue(stated, built.stderr)
-        self.assertEqual(stated[0], f"{source}:{line}: error: static assertion failed: tiled_partition<N> of more "
-                         "than 32 threads (a tile of several warps, with block_tile_memory) is not supported by the "
-                         "scanlab simulator: partition into tiles of at most 32 threads, and synchronize across warps "
-                         "with block.sync() or __syncthreads()")
-
+        self.assertEqual(stated[0], f"{source}:{line}: error: static assertion failed: thread_block_tile<N>::shfl_xor "
+                         "exists in CUDA only for tiles of at most 32 threads: use cg::reduce, or a tile of 32")
 
 if __name__ == "__main__":
     unittest.main()

@@ -100,6 +100,19 @@ int check_hand_off(int value, Launch launch) {
   return compare({value}, received.to_host());
 }
 
+// The tile-sum programs: `launch(in, out)` runs a kernel in which each tile of `tile` threads
+// writes the sum of its elements of test_input(n) to out[tile's index]; kCorrect when all are right.
+template <class Launch>
+int check_tile_sums(unsigned n, unsigned tile, Launch launch) {
+  const std::vector<int> input = test_input(n);
+  const DeviceBuffer<int> in(input), out(n / tile);
+  launch(in.get(), out.get());
+  if (!kernels_succeeded()) return kWrongResult;
+  std::vector<int> expected(n / tile, 0);
+  for (unsigned i = 0; i < n; ++i) expected[i / tile] += input[i];
+  return compare(expected, out.to_host());
+}
+
 // An optional positive integer argument, e.g. the threads per block.
 inline unsigned argument(int argc, char** argv, int index, unsigned fallback) {
   if (argc <= index) return fallback;

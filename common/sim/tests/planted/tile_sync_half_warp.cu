@@ -27,12 +27,8 @@ __global__ void tile_sums(const int* in, int* out) {
 }
 
 int main() {
-  constexpr unsigned kBlocks = 2, n = kBlocks * kThreads, tiles = n / kTile;
-  const std::vector<int> input = planted::test_input(n);
-  const planted::DeviceBuffer<int> in(input), out(tiles);
-  tile_sums<<<kBlocks, kThreads>>>(in.get(), out.get());
-  if (!planted::kernels_succeeded()) return planted::kWrongResult;
-  std::vector<int> expected(tiles, 0);
-  for (unsigned i = 0; i < n; ++i) expected[i / kTile] += input[i];
-  return planted::compare(expected, out.to_host());
+  constexpr unsigned kBlocks = 2;
+  return planted::check_tile_sums(kBlocks * kThreads, kTile, [](const int* in, int* out) {
+    tile_sums<<<kBlocks, kThreads>>>(in, out);
+  });
 }

@@ -2,7 +2,8 @@
 // simulator's barriers and warp collectives: a tile's sync, shuffles and votes are the same real
 // rendezvous as __syncwarp and the *_sync intrinsics, with the same mask checks (a tile.sync()
 // reached by half the tile is reported when the other half exits or waits elsewhere), and
-// reports name the group's method at the program's line.
+// reports name the group's method at the program's line. Tiles of several warps (64 ... 1024
+// threads) are the tile barrier's rendezvous (runtime/tile_barrier.hpp) instead.
 //
 // Grid-wide groups are not simulated: this_grid().sync() and cudaLaunchCooperativeKernel fail
 // the build at the program's line (their rendezvous needs every block resident at once).
@@ -23,6 +24,11 @@ std::uint64_t group_collective(GroupCollective op, unsigned mask, std::uint64_t 
 unsigned coalesced_lanes(const char* file, unsigned line);
 // Reports a group size the simulator (and CUDA) cannot partition into, and stops the kernel.
 [[noreturn]] void invalid_partition(unsigned size, const char* file, unsigned line);
+// The rendezvous of a tile of several warps (runtime/tile_barrier.hpp): the caller's tile of
+// `size` threads; shfl reads the value of rank `source_rank`.
+enum class TileCollective : std::uint8_t { sync, any, all, shfl };
+std::uint64_t tile_collective(TileCollective op, unsigned size, std::uint64_t value, unsigned source_rank,
+                              const char* name, const char* file, unsigned line);
 
 inline unsigned linear_thread_index() {
   const Coordinates& c = coords("threadIdx");
@@ -61,19 +67,24 @@ namespace cooperative_groups {
 // Any group: the type-erased handle that generic code takes (`void f(const thread_group& g)`).
 class thread_group {
  public:
-  // Lanes of the calling warp that belong to the group; 0 for a whole block.
   unsigned long long size() const { return size_; }
   unsigned long long num_threads() const { return size_; }
   unsigned long long thread_rank() const { return rank_; }
   void sync(SCANLAB_SIM_SITE_PARAMS) const {
-    if (lanes_ == 0) __syncthreads(scanlab_file, scanlab_line);
+    if (spans_warps_)
+      scanlab::sim::detail::tile_collective(scanlab::sim::detail::TileCollective::sync, size_, 0, 0,
+                                            "thread_group::sync", scanlab_file, scanlab_line);
+    else if (lanes_ == 0) __syncthreads(scanlab_file, scanlab_line);
     else scanlab::sim::detail::group_collective(scanlab::sim::detail::GroupCollective::sync, lanes_, 0, 0, 32,
                                                 "thread_group::sync", scanlab_file, scanlab_line);
   }
 
  protected:
-  thread_group(unsigned size, unsigned rank, unsigned lanes) : size_(size), rank_(rank), lanes_(lanes) {}
+  thread_group(unsigned size, unsigned rank, unsigned lanes, bool spans_warps = false)
+      : size_(size), rank_(rank), lanes_(lanes), spans_warps_(spans_warps) {}
+  // Lanes of the calling warp that belong to the group; 0 for a whole block or a tile of several warps.
   unsigned size_, rank_, lanes_;
+  bool spans_warps_;  // a tile of several warps: its threads are those of its rank range, not lanes
 };
 
 // The threads of the calling block.
@@ -96,11 +107,13 @@ class thread_block : public thread_group {
 
 inline thread_block this_thread_block() { return thread_block(); }
 
-// Scratch for tiles of more than 32 threads, which the simulator does not partition into (the
-// tiled_partition<N> of such a tile fails the build with that reason).
+// Scratch for tiles of more than 32 threads: needed by GPUs before compute capability 8.0, and
+// optional from 8.0 on (as for the 9.0 that the simulator stands for), where it holds nothing.
 template <unsigned MaxBlockSize = 1024>
 struct block_tile_memory {
-  unsigned char reserved[16];
+  static_assert(MaxBlockSize >= 32 && MaxBlockSize <= 1024 && MaxBlockSize % 32 == 0,
+                "block_tile_memory<MaxBlockSize>: a block size from 32 to 1024, a multiple of 32");
+  unsigned char reserved[1];
 };
 template <unsigned MaxBlockSize>
 thread_block this_thread_block(block_tile_memory<MaxBlockSize>&) {
@@ -264,22 +277,108 @@ template <unsigned N>
 constexpr bool check_tile_size() {
   static_assert(N >= 1 && N <= 1024 && (N & (N - 1)) == 0,
                 "tiled_partition<N>: N must be a power of two from 1 to 1024, as in CUDA");
-  static_assert(N <= 32,
-                "tiled_partition<N> of more than 32 threads (a tile of several warps, with block_tile_memory) is "
-                "not supported by the scanlab simulator: partition into tiles of at most 32 threads, and "
-                "synchronize across warps with block.sync() or __syncthreads()");
   return true;
 }
 
+// A tile of N consecutive threads, N = 64 ... 1024: whole warps. CUDA gives such a tile sync(),
+// shfl() (of at most 8 bytes, every thread reading the same rank), any() and all(), and cg::reduce
+// and the scans; its other warp collectives exist only for tiles of at most 32 threads, and calling
+// one fails the build at the call.
+class multi_warp_tile : public thread_group {
+ public:
+  unsigned long long meta_group_rank() const { return meta_rank_; }
+  unsigned long long meta_group_size() const { return meta_size_; }
+  void sync(SCANLAB_SIM_SITE_PARAMS) const {
+    collective(Op::sync, 0, 0, "thread_block_tile::sync", scanlab_file, scanlab_line);
+  }
+  template <class T>
+  T shfl(T var, unsigned source_rank, SCANLAB_SIM_SITE_PARAMS) const {
+    static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= 8,
+                  "thread_block_tile<N>::shfl of a tile of more than 32 threads: CUDA shuffles trivially copyable "
+                  "values of at most 8 bytes in such a tile");
+    return exchange(var, source_rank, "thread_block_tile::shfl", scanlab_file, scanlab_line);
+  }
+  int any(int predicate, SCANLAB_SIM_SITE_PARAMS) const {
+    return static_cast<int>(collective(Op::any, predicate != 0, 0, "thread_block_tile::any", scanlab_file, scanlab_line));
+  }
+  int all(int predicate, SCANLAB_SIM_SITE_PARAMS) const {
+    return static_cast<int>(collective(Op::all, predicate != 0, 0, "thread_block_tile::all", scanlab_file, scanlab_line));
+  }
+  template <class T>
+  T shfl_up(T, int, SCANLAB_SIM_SITE_PARAMS) const {
+    static_assert(scanlab::sim::detail::never<T>, "thread_block_tile<N>::shfl_up exists in CUDA only for tiles of at "
+                                                  "most 32 threads: use shfl, or a tile of 32 and shared memory");
+    return {};
+  }
+  template <class T>
+  T shfl_down(T, int, SCANLAB_SIM_SITE_PARAMS) const {
+    static_assert(scanlab::sim::detail::never<T>, "thread_block_tile<N>::shfl_down exists in CUDA only for tiles of "
+                                                  "at most 32 threads: use cg::reduce, or a tile of 32");
+    return {};
+  }
+  template <class T>
+  T shfl_xor(T, int, SCANLAB_SIM_SITE_PARAMS) const {
+    static_assert(scanlab::sim::detail::never<T>, "thread_block_tile<N>::shfl_xor exists in CUDA only for tiles of "
+                                                  "at most 32 threads: use cg::reduce, or a tile of 32");
+    return {};
+  }
+  template <class Unsupported = void>
+  unsigned ballot(int, SCANLAB_SIM_SITE_PARAMS) const {
+    static_assert(scanlab::sim::detail::never<Unsupported>,
+                  "thread_block_tile<N>::ballot exists in CUDA only for tiles of at most 32 threads (its result has "
+                  "one bit a thread): ballot in a tile of 32");
+    return 0;
+  }
+  template <class T>
+  unsigned match_any(T, SCANLAB_SIM_SITE_PARAMS) const {
+    static_assert(scanlab::sim::detail::never<T>,
+                  "thread_block_tile<N>::match_any exists in CUDA only for tiles of at most 32 threads");
+    return 0;
+  }
+  template <class T>
+  unsigned match_all(T, int&, SCANLAB_SIM_SITE_PARAMS) const {
+    static_assert(scanlab::sim::detail::never<T>,
+                  "thread_block_tile<N>::match_all exists in CUDA only for tiles of at most 32 threads");
+    return 0;
+  }
+
+  // The value of rank `source_rank`, any trivially copyable type, in 8-byte pieces: what the
+  // collectives of <cooperative_groups/reduce.h> and scan.h build on; `name` is what reports call it.
+  template <class T>
+  T exchange(const T& value, unsigned source_rank, const char* name, const char* file, unsigned line) const {
+    return scanlab::sim::detail::exchange_pieces(
+        value, [&](std::uint64_t piece) { return collective(Op::shfl, piece, source_rank, name, file, line); });
+  }
+
+ protected:
+  // The tile of `size` threads that holds the caller, within a parent group whose caller has
+  // `parent_rank` among `parent_size` threads.
+  multi_warp_tile(unsigned size, unsigned parent_rank, unsigned parent_size)
+      : thread_group(size, parent_rank % size, 0, true),
+        meta_rank_(parent_rank / size),
+        meta_size_((parent_size + size - 1) / size) {}
+
+ private:
+  using Op = scanlab::sim::detail::TileCollective;
+  std::uint64_t collective(Op op, std::uint64_t value, unsigned source_rank, const char* name, const char* file,
+                           unsigned line) const {
+    return scanlab::sim::detail::tile_collective(op, size_, value, source_rank, name, file, line);
+  }
+  unsigned meta_rank_, meta_size_;
+};
+
+template <unsigned N>
+using tile_base = std::conditional_t<(N > 32), multi_warp_tile, tile_group>;
+
 template <unsigned N, class Parent = void>
-class thread_block_tile : public tile_group {
+class thread_block_tile : public tile_base<N> {
  public:
   static constexpr unsigned long long num_threads() { return N; }
   static constexpr unsigned long long size() { return N; }
-  thread_block_tile(unsigned parent_rank, unsigned parent_size) : tile_group(N, parent_rank, parent_size) {}
+  thread_block_tile(unsigned parent_rank, unsigned parent_size) : tile_base<N>(N, parent_rank, parent_size) {}
   // A tile of a known parent converts to the parent-less tile type, as in CUDA.
   template <class P>
-  thread_block_tile(const thread_block_tile<N, P>& other) : tile_group(other) {}
+  thread_block_tile(const thread_block_tile<N, P>& other) : tile_base<N>(other) {}
 };
 
 // tiled_partition<N>(block) and tiled_partition<N>(tile)

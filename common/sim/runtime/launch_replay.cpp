@@ -20,8 +20,6 @@
 
 namespace scanlab::sim::detail::launch_replay {
 
-Watch watch;
-
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -178,10 +176,6 @@ class Attempt {
   unsigned findings_before = 0;
   Clock::time_point start = Clock::now();
 };
-
-void note_unrepeatable_call() {
-  if (watch.active) watch.unrepeatable.store(true, std::memory_order_relaxed);
-}
 
 void AttemptDeleter::operator()(Attempt* attempt) const { delete attempt; }
 

@@ -35,6 +35,8 @@ struct Watch {
   std::size_t call_bytes = 0;
   std::atomic<bool> unrepeatable{false};
 };
+// Defined in unrepeatable_calls.cpp, beside the printf that sets it: a program that prints and
+// launches no kernel (a CPU-only test) then links no more of the simulator than that.
 extern Watch watch;
 
 // Kernel code touched `a`, which lies outside device memory (memory::in_window is false): its
@@ -49,8 +51,11 @@ inline void note_access_outside_device_memory(std::uintptr_t a) {
     return;
   watch.unrepeatable.store(true, std::memory_order_relaxed);
 }
-// Kernel code printed or read a clock.
-void note_unrepeatable_call();
+// Code printed or read a clock while a watched launch ran: kernel code, since the launching
+// thread waits in the launch (or another host thread, which costs only the replay).
+inline void note_unrepeatable_call() {
+  if (watch.active) watch.unrepeatable.store(true, std::memory_order_relaxed);
+}
 
 class Attempt;
 struct AttemptDeleter {

@@ -10,12 +10,13 @@
 #include <time.h>
 
 #include "launch_replay.hpp"
-#include "thread.hpp"
+
+namespace scanlab::sim::detail::launch_replay {
+Watch watch;
+}  // namespace scanlab::sim::detail::launch_replay
 
 namespace {
-void noted() {
-  if (scanlab::sim::detail::current_thread) scanlab::sim::detail::launch_replay::note_unrepeatable_call();
-}
+void noted() { scanlab::sim::detail::launch_replay::note_unrepeatable_call(); }
 }  // namespace
 
 extern "C" {

@@ -29,10 +29,10 @@ using Clock = std::chrono::steady_clock;
 constexpr std::size_t kChunkBytes = 64 * 1024;
 // What kept results may take in all; a run whose writes would pass it is not kept.
 constexpr std::size_t kKeptBytesLimit = std::size_t{2} << 30;
-// A kernel's first run is kept only if its writes are no larger than this: most programs launch
-// each kernel once, and a large result (a scan's output) kept for nothing would add to their
-// peak memory. A larger one is kept from the second launch on.
-constexpr std::size_t kFirstRunKeptBytesLimit = std::size_t{256} << 20;
+// First runs are kept only while all first runs kept take no more than this: most programs
+// launch each kernel once, and results kept for nothing (a scan's output, every pass of a
+// radix sort) would add to their peak memory. A larger one is kept from the second launch on.
+constexpr std::size_t kFirstRunsKeptBytesLimit = std::size_t{256} << 20;
 // A kernel whose launches keep finding device memory changed is not compared again.
 constexpr unsigned kMissesBeforeGivingUp = 3;
 // Comparing costs a pass over all of device memory; it may take at most this share of the time
@@ -60,13 +60,15 @@ struct Entry {
   unsigned launches = 0;
   unsigned misses = 0;
   bool kept = false;
+  bool kept_first_run = false;
   XXH128_hash_t before{};         // device memory before the kept run
   std::vector<KeptChunk> writes;  // the chunks it changed, as it left them
   std::size_t bytes = 0;
 };
 
 std::map<std::string, Entry> entries;
-std::size_t kept_bytes = 0;
+std::size_t kept_bytes = 0;            // all kept runs
+std::size_t first_runs_kept_bytes = 0;  // those kept at their kernel's first launch
 std::size_t replay_count = 0;
 double comparing_seconds = 0;
 double running_seconds = 0;
@@ -151,6 +153,8 @@ std::vector<KeptChunk> changed_chunks(const Image& before, const Image& after) {
 
 void forget(Entry& e) {
   kept_bytes -= e.bytes;
+  if (e.kept_first_run) first_runs_kept_bytes -= e.bytes;
+  e.kept_first_run = false;
   e.bytes = 0;
   e.writes.clear();
   e.writes.shrink_to_fit();
@@ -230,12 +234,15 @@ void finish(Attempt& attempt, const Launch& launch) {
   std::vector<KeptChunk> writes = changed_chunks(attempt.before, after);
   std::size_t bytes = 0;
   for (const KeptChunk& c : writes) bytes += c.bytes.size() + c.validity.size();
-  if (kept_bytes + bytes > kKeptBytesLimit || (attempt.first_launch && bytes > kFirstRunKeptBytesLimit)) return;
+  if (kept_bytes + bytes > kKeptBytesLimit) return;
+  if (attempt.first_launch && first_runs_kept_bytes + bytes > kFirstRunsKeptBytesLimit) return;
   e.before = attempt.before.fingerprint;
   e.writes = std::move(writes);
   e.bytes = bytes;
   e.kept = true;
+  e.kept_first_run = attempt.first_launch;
   kept_bytes += bytes;
+  if (attempt.first_launch) first_runs_kept_bytes += bytes;
 }
 
 }  // namespace scanlab::sim::detail::launch_replay

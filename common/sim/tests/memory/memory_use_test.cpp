@@ -23,16 +23,21 @@ std::size_t resident_bytes() {
     return read == 2 ? static_cast<std::size_t>(pages_resident) * static_cast<std::size_t>(sysconf(_SC_PAGESIZE)) : 0;
 }
 
-TEST(SimMemoryUse, AGlobalWordTakesAtMost24BytesWithItsShadows) {
+// Race checks on, every launch run (a kept run's copy is no part of what the checks cost), and
+// a first run that takes what does not grow with the buffer (fiber stacks, shared-memory shadow).
+void check_races_and_warm_up() {
     scanlab::sim::Schedule s = scanlab::sim::get_schedule();
     s.race_check = true;
-    s.replay = false;  // a kept run's copy is no part of what the checks cost
+    s.replay = false;
     scanlab::sim::set_schedule(s);
-    // A first run takes what does not grow with the buffer (fiber stacks, shared-memory shadow).
     int* warm = filled_words(std::size_t{1} << 16);
     ASSERT_NE(warm, nullptr);
     ASSERT_TRUE(increment_each_word(warm, std::size_t{1} << 16));
     free_words(warm);
+}
+
+TEST(SimMemoryUse, AGlobalWordTakesAtMost24BytesWithItsShadows) {
+    ASSERT_NO_FATAL_FAILURE(check_races_and_warm_up());
     constexpr std::size_t kWords = std::size_t{1} << 22;  // 16 MiB of ints
     const std::size_t before = resident_bytes();
     ASSERT_GT(before, 0u) << "/proc/self/statm is not readable";
@@ -53,14 +58,7 @@ TEST(SimMemoryUse, AGlobalWordTakesAtMost24BytesWithItsShadows) {
 // largest size needs, not the sum of every size (twice the largest, for doubling sizes). Kept,
 // the byte maps and shadows of the freed buffers would stay resident: 20 bytes a word.
 TEST(SimMemoryUse, FreedBuffersGiveTheirShadowsBack) {
-    scanlab::sim::Schedule s = scanlab::sim::get_schedule();
-    s.race_check = true;
-    s.replay = false;  // a kept run's copy is no part of what the checks cost
-    scanlab::sim::set_schedule(s);
-    int* warm = filled_words(std::size_t{1} << 16);
-    ASSERT_NE(warm, nullptr);
-    ASSERT_TRUE(increment_each_word(warm, std::size_t{1} << 16));
-    free_words(warm);
+    ASSERT_NO_FATAL_FAILURE(check_races_and_warm_up());
     const std::size_t before = resident_bytes();
     ASSERT_GT(before, 0u) << "/proc/self/statm is not readable";
     constexpr std::size_t kLargest = std::size_t{1} << 22;  // 16 MiB of ints

@@ -10,6 +10,9 @@
 #include <type_traits>
 #include <utility>
 
+#include <scanlab/sim/cuda/streams.hpp>
+#include <scanlab/sim/vector_types.hpp>
+
 namespace scanlab::sim {
 namespace detail {
 struct LaunchRequest {

@@ -5,6 +5,9 @@
 // as the warp intrinsics, with the same mask checks, reported at the caller's line.
 #pragma once
 
+#include <scanlab/sim/cuda/builtin_variables.hpp>
+#include <scanlab/sim/cuda/warp.hpp>
+
 namespace scanlab::sim::detail {
 template <class T, class Op>
 T warp_reduce(unsigned mask, T value, Op op, const char* file, unsigned line) {

@@ -41,9 +41,10 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from scanlab_build import BuildTree, keep_configuration_only
+
 from . import manifest as manifest_mod
 from . import options
-from .build import BuildTree, keep_configuration_only
 from .paths import GRADE, REPO
 
 ARCHIVE_SUFFIXES = (".tar.gz", ".tgz", ".zip")
@@ -161,7 +162,7 @@ class Batch:
     def view_of(self, work: Path) -> list[str]:
         """What a student's runs may not see (the class, its results, the other workers' build
         trees) and what they may (their own build tree, the kit's prebuilt parts): options for
-        the student's `grade` (sandbox.py)."""
+        the student's `grade` (sandbox/)."""
         hidden = [self.submissions, self.results, self.build_root]
         shown = [work, self.build_root / "prebuilt"]
         return ([a for h in hidden for a in ("--sandbox-hide", str(h))]

@@ -29,6 +29,7 @@ the students it was grading before it ends."""
 from __future__ import annotations
 
 import fcntl
+import glob
 import json
 import os
 import queue
@@ -303,6 +304,13 @@ class Batch:
         return outcomes
 
 
+def gpu_visible() -> bool:
+    """Whether this process may use a GPU: the driver's device files are there and no job
+    scheduler has hidden every device (Slurm sets CUDA_VISIBLE_DEVICES for the GPUs it gives)."""
+    visible = os.environ.get("CUDA_VISIBLE_DEVICES")
+    return bool(glob.glob("/dev/nvidia[0-9]*")) and visible not in ("", "-1", "NoDevFiles")
+
+
 def _children_of_this_process() -> list[int]:
     found = []
     for task in Path("/proc/self/task").iterdir():
@@ -399,6 +407,17 @@ def main(args) -> int:
         labs = manifest_mod.resolve(manifest_mod.discover(Path(args.labs_dir)), args.labs or ["all"])
     except manifest_mod.ManifestError as e:
         print(f"grade: {e}", file=sys.stderr)
+        return 2
+    if args.backend == "cuda" and not gpu_visible():
+        # Every student would score 0 for the machine's sake: none is graded, and each says why.
+        why = f"--backend cuda needs a GPU, and {socket.gethostname()} shows this task none"
+        if "SLURM_JOB_ID" in os.environ:
+            why += ": submit the array with --gres=gpu:1 (grader/README.md, 'On a cluster')"
+        print(f"grade: {why}", file=sys.stderr)
+        for s in students:
+            grading_failed(results / "reports", s.name, why)
+        if not args.only:
+            write_gradebook(results, [s.name for s in students], complete=True)
         return 2
     build_root = Path(args.build_root).resolve() if args.build_root else results / "build"
     batch = Batch(submissions, results, args.labs or ["all"], [], args.jobs, args.student_timeout)

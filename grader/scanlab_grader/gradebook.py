@@ -51,6 +51,7 @@ def grading_started(reports: Path, student: str) -> None:
 
 
 def grading_failed(reports: Path, student: str, why: str) -> None:
+    reports.mkdir(parents=True, exist_ok=True)
     error_of(reports, student).write_text(why + "\n")
     marker_of(reports, student).unlink(missing_ok=True)
 

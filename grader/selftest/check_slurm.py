@@ -11,6 +11,8 @@ ctest reports as skipped, never as passed (CI starts one: grader/platforms/slurm
 - A class of one whose task Slurm kills at its time limit (--time=1, a submission that hangs,
   the grader's own limits longer): its merged gradebook must still have the student's row,
   "not graded", saying why.
+- The README's GPU lines (--backend cuda, --gres=gpu:1): on a cluster without GPUs, sbatch
+  refuses them for their GPU request.
 
 Usage: check_slurm.py --work-dir DIR  (DIR must be on a file system the Slurm nodes see)"""
 
@@ -37,11 +39,29 @@ SBATCH = REPO / "grader" / "platforms" / "slurm" / "grade-array.sbatch"
 NOT_PASSED_ON = ("USER", "LOGNAME", "SCANLAB_BUILD_ROOT", "SCANLAB_KIT")
 
 
-def readme_lines() -> str:
-    """The shell lines of grader/README.md's section on Slurm."""
+def readme_lines(which: int = 0) -> str:
+    """The shell lines of grader/README.md's section on Slurm: its first block (the class on
+    CPU nodes), or its second (the same class on GPU nodes)."""
     text = (REPO / "grader" / "README.md").read_text()
     section = text[text.index("### On a cluster: a Slurm job array"):]
-    return re.search(r"```sh\n(.*?)```", section, re.S).group(1)
+    section = section[:section.index("\n## ")]
+    return re.findall(r"```sh\n(.*?)```", section, re.S)[which]
+
+
+def check_gpu_request(class_dir: Path, work: Path, env: dict) -> list[str]:
+    """The README's GPU lines ask Slurm for a GPU a task: a cluster without GPUs refuses them
+    at once, and nothing is queued."""
+    if "gpu" in subprocess.run(["sinfo", "-h", "-o", "%G"], capture_output=True, text=True).stdout:
+        print("the README's GPU lines: not tried, this cluster has GPUs")
+        return []
+    first = readme_lines(0).splitlines()[0]  # n=$(ls ~/class | wc -l)
+    lines = (first + "\n" + readme_lines(1)).replace("~/class", str(class_dir))
+    lines = lines.replace("~/grades-gpu", str(work / "grades-gpu"))
+    typed = subprocess.run(["bash", "-c", lines], cwd=REPO, capture_output=True, text=True, env=env)
+    print(f"the README's GPU lines on a cluster without GPUs:\n{typed.stdout}{typed.stderr}")
+    if "Invalid generic resource (gres)" not in typed.stderr or submitted_jobs(typed.stdout):
+        return ["the README's GPU lines were not refused for their GPU request on a cluster without GPUs"]
+    return []
 
 
 def gradebook(results: Path) -> dict[str, dict[str, str]]:
@@ -115,6 +135,7 @@ def main() -> int:
         return 1
     jobs += readme_jobs
     print(f"jobs {', '.join(jobs)}", flush=True)
+    problems = check_gpu_request(class_dir, work, env)
 
     deadline = time.monotonic() + args.wait
     while time.monotonic() < deadline:
@@ -132,7 +153,6 @@ def main() -> int:
             shutil.move(log, work / log.name)
     for out in sorted(work.glob("*.out")):
         print(f"--- {out.name}\n" + out.read_text(errors="replace")[-600:])
-    problems = []
     rows = gradebook(results)
     print((results / "gradebook.csv").read_text() if rows else "(no gradebook.csv)")
     problems += [f"{name}: {rows.get(name)}, expected score {score}" for name, score in expected.items()

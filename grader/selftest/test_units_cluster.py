@@ -2,8 +2,9 @@
 (no USER, `set -u`), and the batch's part of it with a stand-in for each student's `grade`:
 tasks write their student's files only, the merge alone writes the gradebook (creating the
 results folder where no task did), a task stopped from outside (SIGTERM, or killed without a
-word) leaves its student a "not graded" row with the reason, and two writers of the gradebook
-at once never fail (grader/README.md, "On a cluster: a Slurm job array")."""
+word) or given no GPU for --backend cuda leaves its student a "not graded" row with the
+reason, and two writers of the gradebook at once never fail (grader/README.md, "On a
+cluster: a Slurm job array")."""
 
 import csv
 import json
@@ -15,6 +16,7 @@ import tempfile
 import textwrap
 import time
 import unittest
+from unittest import mock
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -127,6 +129,20 @@ class BatchOnClusterTest(ClusterTestCase):
         for row in rows.values():
             self.assertEqual(row["status"], "not graded")
             self.assertIn("no grading of this student ran", row["problems"])
+
+    def test_a_cuda_task_without_a_gpu_grades_nobody_and_says_so(self):
+        if batch.gpu_visible():
+            self.skipTest("this machine has a GPU")
+        args = options.parser().parse_args(["--batch", str(self.class_dir), "--results", str(self.results),
+                                            "--only", "alice", "--backend", "cuda", "02"])
+        with mock.patch.dict(os.environ, {"SLURM_JOB_ID": "44"}), open(os.devnull, "w") as quiet:
+            stderr, sys.stderr = sys.stderr, quiet
+            try:
+                self.assertEqual(batch.main(args), 2)
+            finally:
+                sys.stderr = stderr
+        self.assertIn("submit the array with --gres=gpu:1", (self.results / "reports" / "alice.error").read_text())
+        self.assertFalse((self.results / "build").exists())  # nothing was built for it
 
     def test_a_task_killed_without_a_word_leaves_a_not_graded_row(self):
         reports = self.results / "reports"

@@ -16,22 +16,26 @@ there (their files, what was built of them, their logs) is removed (`clear_worke
 student's runs see their own build tree, and it holds nothing of anyone else.
 
 Results go to <results> (default: SUBMISSIONS_DIR-grades/): reports/<student>.txt and .json,
-and gradebook.csv, rewritten after every student. A re-run skips students whose report is
-newer than their submission, so an interrupted batch resumes where it stopped. On a terminal
-a progress line shows students done, failed and the time left.
+and gradebook.csv, rewritten after every student (gradebook.py). A re-run skips students
+whose report is newer than their submission, so an interrupted batch resumes where it
+stopped. On a terminal a progress line shows students done, failed and the time left.
 
-For a cluster, `--only STUDENT` grades one student (one Slurm array task each) and `--merge`
-writes the gradebook from the reports present (grader/README.md, "Batch grading")."""
+For a cluster, `--only STUDENT` grades one student (one Slurm array task each), writing that
+student's files only, and `--merge` alone writes the gradebook, from the reports present and a
+"not graded" row for each student without one (grader/README.md, "Batch grading"). A batch
+that is stopped with SIGTERM or SIGINT (Slurm's time limit, scancel, Ctrl-C) writes why for
+the students it was grading before it ends."""
 
 from __future__ import annotations
 
-import csv
 import fcntl
+import glob
 import json
 import os
 import queue
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tarfile
@@ -41,9 +45,11 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from scanlab_build import BuildTree, keep_configuration_only
+
 from . import manifest as manifest_mod
 from . import options
-from .build import BuildTree, keep_configuration_only
+from .gradebook import grading_done, grading_failed, grading_started, marker_of, write_gradebook
 from .paths import GRADE, REPO
 
 ARCHIVE_SUFFIXES = (".tar.gz", ".tgz", ".zip")
@@ -148,6 +154,7 @@ class Batch:
         self.lock = threading.Lock()
         self.build_root = results / "build"
         self.worker_name = ""  # --only: a build tree of the student's own, so that tasks never share one
+        self.grading: dict[str, float] = {}  # student: when its grading started (time.monotonic)
 
     def student_environment(self) -> dict[str, str]:
         """The simulator runs a test program's blocks on every core; with several students
@@ -161,7 +168,7 @@ class Batch:
     def view_of(self, work: Path) -> list[str]:
         """What a student's runs may not see (the class, its results, the other workers' build
         trees) and what they may (their own build tree, the kit's prebuilt parts): options for
-        the student's `grade` (sandbox.py)."""
+        the student's `grade` (sandbox/)."""
         hidden = [self.submissions, self.results, self.build_root]
         shown = [work, self.build_root / "prebuilt"]
         return ([a for h in hidden for a in ("--sandbox-hide", str(h))]
@@ -180,14 +187,22 @@ class Batch:
 
     def grade_one(self, s: Student, worker: str) -> Outcome:
         started = time.monotonic()
-        self.reports.mkdir(parents=True, exist_ok=True)
+        grading_started(self.reports, s.name)
+        with self.lock:
+            self.grading[s.name] = started
+        try:
+            return self._grade_one(s, worker, started)
+        finally:
+            with self.lock:
+                self.grading.pop(s.name, None)
+
+    def _grade_one(self, s: Student, worker: str, started: float) -> Outcome:
         work = self.build_root / worker
         clear_worker(work)
-        error_file = self.reports / f"{s.name}.error"
         try:
             folder = unpack(s.entry, work / "unpacked") if s.entry.is_file() else s.entry
         except (BatchError, OSError, zipfile.BadZipFile, tarfile.TarError) as e:
-            return self._failed(s, f"could not unpack: {e}", started, error_file)
+            return self._failed(s, f"could not unpack: {e}", started)
         report = self.report_json(s.name)
         partial = report.with_suffix(".json.partial")
         cmd = [str(GRADE), "--submission", str(folder), "--stage-as", worker,
@@ -203,20 +218,52 @@ class Batch:
                 except subprocess.TimeoutExpired:
                     os.killpg(proc.pid, signal.SIGKILL)
                     proc.wait()
-                    return self._failed(s, f"grading took more than {self.student_timeout_s:g} s", started, error_file)
+                    return self._failed(s, f"grading took more than {self.student_timeout_s:g} s", started)
         except OSError as e:
-            return self._failed(s, f"could not run grade: {e}", started, error_file)
+            return self._failed(s, f"could not run grade: {e}", started)
         if rc not in (0, 1) or not partial.is_file():
             tail = [l for l in log.read_text(errors="replace").splitlines() if l.strip()][-3:]
-            return self._failed(s, f"grade exited with status {rc}: " + " | ".join(tail), started, error_file)
+            ended = f"was killed by {signal.Signals(-rc).name}" if rc < 0 else f"exited with status {rc}"
+            return self._failed(s, f"grade {ended}: " + " | ".join(tail), started)
         doc = json.loads(partial.read_text())
         partial.replace(report)
-        error_file.unlink(missing_ok=True)
+        grading_done(self.reports, s.name)
         return Outcome(s.name, True, float(doc["score"]), float(doc["max_score"]), seconds=time.monotonic() - started)
 
-    def _failed(self, s: Student, why: str, started: float, error_file: Path) -> Outcome:
-        error_file.write_text(why + "\n")
+    def preparing(self, s: Student) -> None:
+        """`s` is this batch's to grade from now on, though its turn has not come."""
+        grading_started(self.reports, s.name)
+        with self.lock:
+            self.grading[s.name] = time.monotonic()
+
+    def _failed(self, s: Student, why: str, started: float) -> Outcome:
+        grading_failed(self.reports, s.name, why)
         return Outcome(s.name, False, error=why, seconds=time.monotonic() - started)
+
+    def stop_when_told(self) -> None:
+        """On SIGTERM or SIGINT (Slurm ends a task past its time limit with SIGTERM, KillWait
+        seconds before SIGKILL; scancel; Ctrl-C) the students being graded are stopped and
+        each gets the reason in its error file, so that the gradebook says why; then the
+        batch ends, with the signal's exit status."""
+        def stop(signum, _frame):
+            name = signal.Signals(signum).name
+            under_slurm = " (Slurm's time limit or scancel)" if "SLURM_JOB_ID" in os.environ else ""
+            with self.lock:
+                grading = dict(self.grading)
+            # Each student's grade leads a session of its own; one that has just started may not
+            # be in `grading` yet, so every child of the batch goes.
+            for pid in _children_of_this_process():
+                for kill in (os.killpg, os.kill):  # the process too: it may not lead its session yet
+                    try:
+                        kill(pid, signal.SIGKILL)
+                    except (ProcessLookupError, PermissionError):
+                        pass
+            for student, started in grading.items():
+                grading_failed(self.reports, student, f"grading was stopped by {name}{under_slurm} after "
+                                                      f"{time.monotonic() - started:.0f} s")
+            os._exit(128 + signum)
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(signum, stop)
 
     def run(self, students: list[Student], progress) -> list[Outcome]:
         todo: queue.Queue[Student] = queue.Queue()
@@ -224,6 +271,7 @@ class Batch:
         for s in students:
             if self.up_to_date(s):
                 outcomes.append(Outcome(s.name, True, reused=True))
+                marker_of(self.reports, s.name).unlink(missing_ok=True)
             else:
                 todo.put(s)
         progress.start(len(students), len(outcomes), todo.qsize())
@@ -237,10 +285,11 @@ class Batch:
                 try:
                     outcome = self.grade_one(s, worker)
                 except Exception as e:  # a broken submission never stops the batch
-                    outcome = Outcome(s.name, False, error=f"{type(e).__name__}: {e}")
+                    outcome = self._failed(s, f"{type(e).__name__}: {e}", time.monotonic())
                 with self.lock:
                     outcomes.append(outcome)
-                    write_gradebook(self.results, [x.name for x in students])
+                    if not self.worker_name:  # one of a cluster's tasks: the merge writes the gradebook
+                        write_gradebook(self.results, [x.name for x in students])
                     progress.step(outcome)
 
         names = [self.worker_name] if self.worker_name else [f"worker-{k}" for k in range(self.workers)]
@@ -249,9 +298,27 @@ class Batch:
             t.start()
         for t in threads:
             t.join()
-        write_gradebook(self.results, [x.name for x in students])
+        if not self.worker_name:
+            write_gradebook(self.results, [x.name for x in students], complete=True)
         progress.finish()
         return outcomes
+
+
+def gpu_visible() -> bool:
+    """Whether this process may use a GPU: the driver's device files are there and no job
+    scheduler has hidden every device (Slurm sets CUDA_VISIBLE_DEVICES for the GPUs it gives)."""
+    visible = os.environ.get("CUDA_VISIBLE_DEVICES")
+    return bool(glob.glob("/dev/nvidia[0-9]*")) and visible not in ("", "-1", "NoDevFiles")
+
+
+def _children_of_this_process() -> list[int]:
+    found = []
+    for task in Path("/proc/self/task").iterdir():
+        try:
+            found += [int(pid) for pid in (task / "children").read_text().split()]
+        except (OSError, ValueError):
+            continue
+    return found
 
 
 class Progress:
@@ -297,45 +364,6 @@ def _duration(seconds: float) -> str:
     return f"{seconds // 60} min {seconds % 60:02d} s" if seconds >= 60 else f"{seconds} s"
 
 
-def _first_problem(lab: dict) -> str:
-    """What cost a lab its points: its lab-wide failure, else its first failed check's reason."""
-    if lab.get("error"):
-        return lab["error"]
-    failed = [c for c in lab["checks"] if c["status"] == "fail"]
-    return f"{failed[0]['id']}: {failed[0]['reason']}" if failed else ""
-
-
-def write_gradebook(results: Path, students: list[str]) -> Path:
-    """gradebook.csv: one row per student (in SUBMISSIONS_DIR's order) with the total, each
-    lab's points, and what went wrong; students without a report yet are left out."""
-    reports = results / "reports"
-    rows = []
-    lab_columns: list[str] = []
-    for name in students:
-        report = reports / f"{name}.json"
-        error = reports / f"{name}.error"
-        if report.is_file() and not error.is_file():
-            doc = json.loads(report.read_text())
-            labs = {f"lab {l['number']}": l["score"] for l in doc["labs"]}
-            for column in labs:
-                if column not in lab_columns:
-                    lab_columns.append(column)
-            problems = [f"lab {l['number']}: {_first_problem(l)}" for l in doc["labs"] if _first_problem(l)]
-            rows.append({"student": name, "status": "graded", "score": doc["score"], "max_score": doc["max_score"],
-                         **labs, "problems": " ".join("; ".join(problems).split())[:500]})
-        elif error.is_file():
-            rows.append({"student": name, "status": "not graded", "score": "", "max_score": "",
-                         "problems": error.read_text().strip()[:500]})
-    path = results / "gradebook.csv"
-    tmp = path.with_suffix(".csv.partial")
-    with open(tmp, "w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=["student", "status", "score", "max_score", *lab_columns, "problems"])
-        writer.writeheader()
-        writer.writerows(rows)
-    tmp.replace(path)
-    return path
-
-
 def build_prebuilt(build_root: Path, args, labs: list) -> tuple[Path | None, str]:
     """The build tree whose runtime, harness and suites every student's build imports. A lock
     lets several batches (array tasks on one node) share it: one builds, the others wait."""
@@ -366,7 +394,7 @@ def main(args) -> int:
         print(f"grade: {e}", file=sys.stderr)
         return 2
     if args.merge:
-        path = write_gradebook(results, [s.name for s in students])
+        path = write_gradebook(results, [s.name for s in students], complete=True)
         print(f"grade: wrote {path}")
         return 0
     if args.only:
@@ -380,19 +408,40 @@ def main(args) -> int:
     except manifest_mod.ManifestError as e:
         print(f"grade: {e}", file=sys.stderr)
         return 2
+    if args.backend == "cuda" and not gpu_visible():
+        # Every student would score 0 for the machine's sake: none is graded, and each says why.
+        why = f"--backend cuda needs a GPU, and {socket.gethostname()} shows this task none"
+        if "SLURM_JOB_ID" in os.environ:
+            why += ": submit the array with --gres=gpu:1 (grader/README.md, 'On a cluster')"
+        print(f"grade: {why}", file=sys.stderr)
+        for s in students:
+            grading_failed(results / "reports", s.name, why)
+        if not args.only:
+            write_gradebook(results, [s.name for s in students], complete=True)
+        return 2
     build_root = Path(args.build_root).resolve() if args.build_root else results / "build"
+    batch = Batch(submissions, results, args.labs or ["all"], [], args.jobs, args.student_timeout)
+    batch.build_root = build_root
+    batch.stop_when_told()
+    if args.only:
+        batch.worker_name = f"student-{args.only}"
+        # A task's student is being graded from here on: stopped while the kit's shared parts
+        # build, it is still named in the gradebook with the reason.
+        batch.preparing(students[0])
     prebuilt, output = build_prebuilt(build_root, args, labs)
     if prebuilt is None:
         print("grade: the kit's own code could not be built, no student was graded:\n" + output[-3000:], file=sys.stderr)
+        if args.only:
+            grading_failed(batch.reports, args.only, "the kit's own code could not be built on "
+                                                     f"{socket.gethostname()}: " + output[-300:])
         return 2
     # Every option of the batch's own command line reaches each student's grading, but the
     # batch's own (options.BATCH_ONLY).
-    grade_args = ["--cmake-define", f"SCANLAB_PREBUILT_DIR={prebuilt}", "--jobs", str(args.build_jobs),
-                  *options.forwarded(args)]
-    batch = Batch(submissions, results, args.labs or ["all"], grade_args, args.jobs, args.student_timeout)
-    batch.build_root = build_root
-    if args.only:
-        batch.worker_name = f"student-{args.only}"
+    batch.grade_args = ["--cmake-define", f"SCANLAB_PREBUILT_DIR={prebuilt}", "--jobs", str(args.build_jobs),
+                        *options.forwarded(args)]
     outcomes = batch.run(students, Progress())
-    print(f"grade: gradebook {results / 'gradebook.csv'}, reports in {results / 'reports'}")
+    if args.only:
+        print(f"grade: report in {results / 'reports'}; the gradebook is written by --merge")
+    else:
+        print(f"grade: gradebook {results / 'gradebook.csv'}, reports in {results / 'reports'}")
     return 0 if all(o.ok for o in outcomes) else 1

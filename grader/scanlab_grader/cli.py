@@ -10,10 +10,11 @@ import sys
 import time
 from pathlib import Path
 
+from scanlab_build import BuildTree
+
 from . import manifest as manifest_mod
 from . import sandbox
 from . import submission as submission_mod
-from .build import BuildTree
 from .formats import Report, render
 from .grading import Options, grade_lab
 from .paths import REPO
@@ -99,7 +100,8 @@ def main(args: argparse.Namespace) -> int:
                   f"{_DEFAULT_NVCC.parent}; install the toolkit from NVIDIA, or grade on the simulator "
                   "(--backend sim)", file=sys.stderr)
             return 2
-        tree = BuildTree(REPO, build_root, args.backend, submission, opts.jobs, args.cmake_define)
+        tree = BuildTree(REPO, build_root, args.backend, submission, opts.jobs, args.cmake_define,
+                         run_build=sandbox.run_build)
         print(f"grade: configuring {tree.dir}", file=sys.stderr)
         configured = tree.configure()
         if not configured.ok:

@@ -21,7 +21,7 @@ class Report:
     submission: str
     labs: list[LabResult]
     seconds: float = 0.0
-    sandbox: str = ""  # where student code ran (sandbox.py), said once in every format
+    sandbox: str = ""  # where student code ran (sandbox/), said once in every format
 
     @property
     def points(self) -> float:

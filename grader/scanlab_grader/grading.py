@@ -9,8 +9,9 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import call_sites, findings as findings_of, gtest_filter, linkage
-from .build import BuildTree, earlier_labs_dir, first_errors
+from scanlab_build import BuildTree, earlier_labs_dir, first_errors
+
+from . import call_sites, findings as findings_of, gtest_filter, symbol_screen
 from .manifest import Check, Lab
 from .runner import Limits, SuiteRun, TestOutcome, run_suite
 
@@ -313,7 +314,7 @@ def host_computation(suite: SuiteRun) -> str | None:
     return None
 
 
-def _screen_failure(lab: Lab, backend: str, findings: list[linkage.Finding]) -> LabResult:
+def _screen_failure(lab: Lab, backend: str, findings: list[symbol_screen.Finding]) -> LabResult:
     first = findings[0]
     verb = "reads" if first.kind == "reads outside the lab" else "calls"
     reason = f"{first.kind}: lab code {verb} {first.what} ({first.why}); the lab scores 0 and its tests were not run"
@@ -375,7 +376,7 @@ def _grade_lab(lab: Lab, opts: Options, tree: BuildTree | None, configure_error:
         binary = built.artifact
         object_dir = tree.object_dir(lab.target)
         findings, screen_notes = ([], ["the build's objects of this lab were not found, so what its code calls "
-                                       "was not checked"]) if object_dir is None else linkage.screen(
+                                       "was not checked"]) if object_dir is None else symbol_screen.screen(
             tree.dir, object_dir, lab_dir=lab.dir, submission=opts.submission,
             earlier=earlier_labs_dir(opts.repo, opts.submission), repo=opts.repo)
         if findings:

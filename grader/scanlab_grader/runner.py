@@ -3,8 +3,8 @@ into one outcome per test.
 
 Every child gets a fresh key, a wall-time limit per test, optional address-space
 and output-size limits, and starts in the sandbox this grade process chose
-(sandbox.py): its lab's log folder, with a scratch folder inside, is all it may
-write (in the namespace box; see sandbox.py for the others), a kill reaches
+(sandbox/): its lab's log folder, with a scratch folder inside, is all it may
+write (in the namespace box; see sandbox/ for the others), a kill reaches
 everything it started, and whatever it started is stopped when it ends. A crash,
 hang or early exit fails the test that was running; the
 tests that had not run yet are run again in a new child (at most
@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from . import containment, gtest_filter, sandbox
+from . import gtest_filter, sandbox
 from .protocol import KEY_BYTES, KEY_FD_ENV, RESULT_FD_ENV, RecordStream
 
 HARNESS_NO_KEY_EXIT = 70  # harness_main.cpp: kExitNoKey
@@ -91,7 +91,7 @@ class _Single:
     timed_out: str | None = None  # reason when we killed it for time or memory
     memory: bool = False  # killed for memory
     started_at: float = 0.0
-    leftovers: list[containment.Leftover] = field(default_factory=list)  # what it left running
+    leftovers: list[sandbox.Leftover] = field(default_factory=list)  # what it left running
     channel_held: bool = False  # a leftover had the result channel open
 
 
@@ -257,7 +257,7 @@ def run_suite(cmd_for: Callable[[str | None, int], list[str]], *, env: dict[str,
         suite.exit_codes.append(single.rc)
         suite.output_tail = _tail(log_path)
         if single.leftovers:
-            suite.stopped.append(containment.describe(single.leftovers))
+            suite.stopped.append(sandbox.describe(single.leftovers))
         if single.channel_held:
             suite.error = ("lab code started a process that kept the grader's result channel open after the "
                            "test program ended; it was stopped, and the lab's results cannot be trusted")

@@ -7,7 +7,8 @@ tree. With -j2 every student must get a row of gradebook.csv with the right outc
 compile error scoring 0, a time-out, a forbidden call, "not graded"), a report each, and the
 broken archive must not stop the others. A second run must grade nobody (every report is newer
 than its submission); after one student's submission changes, only that one is graded again.
-`--only` and `--merge`, the steps of a Slurm job array, must give the same gradebook.
+`--only` and `--merge`, the steps of a Slurm job array, must give the same rows; the tasks write
+no gradebook, and the merge names the students no task graded "not graded".
 
 Usage: check_batch.py --work-dir DIR"""
 
@@ -105,9 +106,15 @@ def main() -> int:
     shutil.rmtree(results / "reports" )
     for name in ("not-compiling", "cheat-process-escape"):
         grade("--batch", str(class_dir), "--only", name, *common)
+    if (results / "gradebook.csv").exists():
+        problems.append("an --only task wrote gradebook.csv (the merge alone writes it)")
     grade("--batch", str(class_dir), "--merge", "--results", str(results))
     merged = gradebook(results)
-    if sorted(merged) != ["cheat-process-escape", "not-compiling"] or any(r["score"] != "0" for r in merged.values()):
+    tasks = {"cheat-process-escape", "not-compiling"}
+    # The merge names every student: those no task graded "not graded", with that reason.
+    if (set(merged) != set(expected) or any(merged[n]["score"] != "0" for n in tasks)
+            or any(r["status"] != "not graded" or "no grading of this student ran" not in r["problems"]
+                   for n, r in merged.items() if n not in tasks)):
         problems.append(f"--only and --merge gave {merged}")
 
     if problems:

@@ -2,6 +2,7 @@
 protocol and the report formats (validated against the platforms' documented
 structure, see validators.py)."""
 
+import ast
 import base64
 import json
 import os
@@ -13,10 +14,12 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE.parents[1] / "common" / "python"))  # scanlab_build, as grader/grade sets it
 sys.path.insert(0, str(HERE))
 
 import validators  # noqa: E402
-from scanlab_grader import build, formats, gtest_filter, manifest, protocol, solution_source, sync  # noqa: E402
+from scanlab_build import first_errors  # noqa: E402
+from scanlab_grader import formats, gtest_filter, manifest, protocol, solution_source, sync  # noqa: E402
 from scanlab_grader.grading import CheckResult, LabResult  # noqa: E402
 
 
@@ -370,7 +373,7 @@ class CompilerErrorsTest(unittest.TestCase):
             "/tmp/sub/02-kogge-stone/kogge_stone.cu(57): error: expected a \";\"",
             "ninja: build stopped: subcommand failed.",
         ])
-        errors = build.first_errors(out, sub, Path("/repo"))
+        errors = first_errors(out, sub, Path("/repo"))
         self.assertEqual(errors[0], "02-kogge-stone/kogge_stone.cu:42: error: 'tid' was not declared in this scope")
         self.assertEqual(errors[1], "   42 |   out[tid] = x;")
         self.assertIn('02-kogge-stone/kogge_stone.cu:57: error: expected a ";"', errors)
@@ -384,15 +387,15 @@ class CompilerErrorsTest(unittest.TestCase):
             "/repo/common/sim/include/scanlab/sim/cuda.hpp:271:39: error: static assertion failed: "
             "__ballot(pred) was removed in CUDA 9: use __ballot_sync(mask, pred)",
         ])
-        errors = build.first_errors(out, sub, Path("/repo"))
+        errors = first_errors(out, sub, Path("/repo"))
         self.assertEqual(errors[0], "08-binary-scans/binary_scans.cu:82: error: static assertion failed: "
                                     "__ballot(pred) was removed in CUDA 9: use __ballot_sync(mask, pred)")
 
     def test_linker_and_unknown(self):
-        errors = build.first_errors("x.o: in function f:\nx.cu:(.text+0x1): undefined reference to `g'\n",
+        errors = first_errors("x.o: in function f:\nx.cu:(.text+0x1): undefined reference to `g'\n",
                                     Path("/s"), Path("/r"))
         self.assertIn("undefined reference", errors[0])
-        self.assertEqual(build.first_errors("weird failure\n", Path("/s"), Path("/r")), ["weird failure"])
+        self.assertEqual(first_errors("weird failure\n", Path("/s"), Path("/r")), ["weird failure"])
 
 
 SOLUTION = """\
@@ -570,12 +573,12 @@ class ReleaseManifestTest(unittest.TestCase):
         self.assertNotIn("speed", student_text)
 
 
-class LinkageTest(unittest.TestCase):
+class SymbolScreenTest(unittest.TestCase):
     def test_forbidden_symbol_patterns(self):
-        from scanlab_grader import linkage
+        from scanlab_grader import symbol_screen
 
         def kind(symbol):
-            return next((k for k, _why, pat in linkage.FORBIDDEN_SYMBOLS if pat.fullmatch(symbol)), None)
+            return next((k for k, _why, pat in symbol_screen.FORBIDDEN_SYMBOLS if pat.fullmatch(symbol)), None)
         self.assertEqual(kind("exit"), "process escape")
         self.assertEqual(kind("fork"), "process escape")
         self.assertEqual(kind("write"), "grader channel")
@@ -587,22 +590,22 @@ class LinkageTest(unittest.TestCase):
             self.assertIsNone(kind(fine), fine)
 
     def test_the_calls_nvcc_writes_are_not_the_labs(self):
-        from scanlab_grader import linkage
+        from scanlab_grader import symbol_screen
         nvcc_object = ["__cudaRegisterFatBinary", "__cudaUnregisterFatBinary", "atexit", "exit"]
-        self.assertEqual(linkage.forbidden_among(nvcc_object), [])
-        self.assertEqual([f.what for f in linkage.forbidden_among(nvcc_object + ["fork"])], ["fork"])
+        self.assertEqual(symbol_screen.forbidden_among(nvcc_object), [])
+        self.assertEqual([f.what for f in symbol_screen.forbidden_among(nvcc_object + ["fork"])], ["fork"])
         # A host compiler's object (the simulator build): the lab's own calls.
-        self.assertEqual([f.what for f in linkage.forbidden_among(["atexit", "exit"])], ["atexit", "exit"])
+        self.assertEqual([f.what for f in symbol_screen.forbidden_among(["atexit", "exit"])], ["atexit", "exit"])
 
     def test_reads_outside_the_lab(self):
-        from scanlab_grader import linkage
+        from scanlab_grader import symbol_screen
         repo, sub, build_dir = Path("/kit"), Path("/staged"), Path("/kit/build/x")
         earlier = repo / "solutions"
 
         def reads(*files):
-            return [f.what for f in linkage.foreign_reads([Path(f) for f in files], lab_dir="03-exclusive-scan",
-                                                          submission=sub, earlier=earlier, repo=repo,
-                                                          build_dir=build_dir)]
+            return [f.what for f in symbol_screen.foreign_reads([Path(f) for f in files], lab_dir="03-exclusive-scan",
+                                                                submission=sub, earlier=earlier, repo=repo,
+                                                                build_dir=build_dir)]
         self.assertEqual(reads("/staged/03-exclusive-scan/exclusive_scan.cu", "/kit/solutions/02-kogge-stone/k.cu",
                                "/kit/common/include/scanlab/operators.hpp", "/usr/include/stdio.h",
                                "/kit/build/x/scanlab_sim/ab/exclusive_scan.cu.cpp"), [])
@@ -614,3 +617,36 @@ class LinkageTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class LayersTest(unittest.TestCase):
+    """The kit's Python stands in three layers: common/python below, the grader and reports/ on
+    it, side by side; nothing imports upward or sideways, or puts another package's folder on
+    the path."""
+
+    KIT = HERE.parents[1]
+
+    def imports_of(self, folder: Path) -> dict[str, set[str]]:
+        found = {}
+        for path in sorted(folder.rglob("*.py")):
+            tree = ast.parse(path.read_text())
+            names = {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import)
+                     for alias in node.names}
+            names |= {node.module.split(".")[0] for node in ast.walk(tree)
+                      if isinstance(node, ast.ImportFrom) and node.module and node.level == 0}
+            found[str(path.relative_to(self.KIT))] = names
+        return found
+
+    def test_common_python_imports_neither_package(self):
+        for path, names in self.imports_of(self.KIT / "common" / "python").items():
+            self.assertFalse(names & {"scanlab_grader", "scanlab_reports"}, path)
+
+    def test_reports_and_grader_do_not_import_each_other(self):
+        for package, other in (("reports/scanlab_reports", "scanlab_grader"),
+                               ("grader/scanlab_grader", "scanlab_reports")):
+            for path, names in self.imports_of(self.KIT / package).items():
+                self.assertNotIn(other, names, path)
+
+    def test_reports_puts_no_folder_on_the_path(self):
+        for path in sorted((self.KIT / "reports" / "scanlab_reports").rglob("*.py")):
+            self.assertNotIn("sys.path", path.read_text(), path)

@@ -30,8 +30,9 @@ FAKES = {
 
 def packages(purpose: str, backend: str = "sim") -> list[str]:
     """What the list asks for: every line, or only those whose prefix fits."""
-    wanted = {"": True, "sim:": purpose == "check" or backend == "sim", "check:": purpose == "check",
-              "reports:": purpose in ("reports", "check"), "recommended:": True}
+    plotting = purpose == "reports"  # reads a results file and builds nothing
+    wanted = {"": not plotting, "sim:": not plotting and (purpose == "check" or backend == "sim"),
+              "check:": purpose == "check", "reports:": purpose in ("reports", "check"), "recommended:": not plotting}
     names = []
     for line in LIST.read_text().splitlines():
         words = line.split("#")[0].split()
@@ -100,6 +101,11 @@ class PrerequisitesTest(unittest.TestCase):
         proc = self.run_script(packages("grade"), purpose="reports")
         self.assertEqual(proc.returncode, 2)
         self.assertIn("missing: python3-matplotlib", proc.stderr)
+
+    def test_plotting_needs_matplotlib_alone(self):
+        self.assertEqual(packages("reports"), ["python3-matplotlib"])
+        proc = self.run_script(["python3-matplotlib"], purpose="reports")
+        self.assertEqual((proc.returncode, proc.stderr, self.apt_calls()), (0, "", []))
 
     def test_the_gpu_backend_does_not_need_the_simulator(self):
         self.assertNotIn("libboost-context-dev", packages("grade", "cuda"))
@@ -210,3 +216,65 @@ class PrerequisitesTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+# Stand-ins for a machine without matplotlib: python3 finds no module, makes a virtual
+# environment whose python has matplotlib once its pip installed it, and runs what it is given.
+FAKE_PYTHON = """#!/usr/bin/env bash
+echo "python3 $*" >> "$FAKE_LOG"
+case $1 in
+  -c) exit 1 ;;
+  -m) [[ $2 == venv ]] || exit 1
+      mkdir -p "$3/bin"; cp "$FAKE_VENV_PYTHON" "$3/bin/python"; exit 0 ;;
+esac
+exit 1
+"""
+FAKE_VENV_PYTHON = """#!/usr/bin/env bash
+echo "venv-python $*" >> "$FAKE_LOG"
+here=$(dirname "$0")
+case $1 in
+  -c) [[ -e $here/matplotlib ]] ;;
+  -m) [[ $2 == pip ]] && touch "$here/matplotlib"; exit 0 ;;
+  *) exit 1 ;;
+esac
+"""
+
+
+class PlotWithoutAptTest(unittest.TestCase):
+    """reports/plot on a machine whose apt has no archive: matplotlib from pip, into a
+    virtual environment of the kit's own, and nothing else asked for."""
+
+    environment = PrerequisitesTest.environment
+
+    def setUp(self):
+        PrerequisitesTest.setUp(self)  # the stand-ins for dpkg-query, id, sudo and apt-get
+        for name in ("cat", "mkdir", "cp", "touch"):
+            (self.bin / name).symlink_to(shutil.which(name))
+        venv_python = self.bin.parent / "venv-python"
+        venv_python.write_text(FAKE_VENV_PYTHON)
+        venv_python.chmod(0o755)
+        (self.bin / "python3").write_text(FAKE_PYTHON)
+        (self.bin / "python3").chmod(0o755)
+        self.venv = self.bin.parent / "plot-venv"
+        self.env = dict(self.environment([], uid="0", apt_status="100"), SCANLAB_PLOT_VENV=str(self.venv),
+                        FAKE_VENV_PYTHON=str(venv_python), TMPDIR=str(self.bin.parent))
+
+    def plot(self):
+        return subprocess.run(["bash", str(REPO / "reports" / "plot"), "results.json", "-o", "out"], env=self.env,
+                              capture_output=True, text=True, timeout=60)
+
+    def test_matplotlib_comes_from_pip_where_apt_cannot_bring_it(self):
+        proc = self.plot()
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        log = self.log.read_text().splitlines()
+        self.assertIn("apt-get update -qq", log)  # apt was asked first
+        self.assertIn(f"python3 -m venv {self.venv}", log)
+        self.assertIn("venv-python -m pip install -q matplotlib", log)
+        self.assertEqual(log[-1], "venv-python -m scanlab_reports.plot results.json -o out")
+        self.assertIn(f"installing it with pip into {self.venv}", proc.stderr)
+        # Once there, it is used as it is.
+        self.log.write_text("")
+        proc = self.plot()
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertNotIn("venv-python -m pip install -q matplotlib", self.log.read_text())
+        self.assertEqual(self.log.read_text().splitlines()[-1], "venv-python -m scanlab_reports.plot results.json -o out")

@@ -8,6 +8,7 @@ import unittest
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "common" / "python"))  # scanlab_build, as reports/bench sets it
 
 from scanlab_reports import bench_cli  # noqa: E402
 from scanlab_reports.bench_progress import Progress  # noqa: E402

@@ -23,13 +23,12 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from scanlab_build import BuildTree, first_errors
+
 from .bench_progress import Progress
 from .bench_results import RecordError, Results, method_of, parse_record
 
 REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / "grader"))
-
-from scanlab_grader.build import BuildTree, first_errors  # noqa: E402
 
 BASELINES = "scanlab_bench_baselines"
 _LAB_PROGRAM = re.compile(r"^lab(\d\d)_bench$")

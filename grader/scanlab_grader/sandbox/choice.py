@@ -1,27 +1,5 @@
-"""Where student code runs: every test program, compute-sanitizer rerun and build of a
-submission's files starts here, in the strongest box this machine can make.
-
-One interface, three strengths, chosen once per grade process (`choose`) and named in every
-report:
-
-- `namespaces`: bubblewrap (Debian's `bubblewrap`, the tool Flatpak runs applications in)
-  gives the program its own mount, PID, IPC, network, UTS and user namespaces: the whole file
-  system read-only but the folders it is given (a test program: its lab's log folder, with its
-  scratch folder, TMPDIR, inside), no network but loopback, no capabilities, an unprivileged
-  user id, and folders of other students hidden. Whatever
-  the program starts dies with it: the kernel kills a PID namespace's processes when its
-  first process ends.
-- `separate user`: where no namespace can be made but the grader runs as root, the program
-  runs as `nobody` in a session of its own: it can write only the folders it is given and
-  what the world may write, but it can read what the world may read and it has the network.
-- `symbol screen only`: neither; the program runs as the grader's user in a session of its
-  own. What keeps lab code in line is the screen of its imported symbols (linkage.py) before
-  it runs.
-
-In every box the time, memory, output and core-dump limits are the same, a timed-out program
-is killed with all it started, and what it left running is stopped and named (containment.py
-for the two weaker boxes, which have no namespace to do it).
-"""
+"""The boxes this machine can make, the choice of one for the whole grade process, and how
+a program is started in it (the package's text says what each box keeps out)."""
 
 from __future__ import annotations
 
@@ -29,180 +7,22 @@ import glob
 import json
 import os
 import pwd
-import resource
-import select
 import shutil
-import signal
 import subprocess
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
-from . import containment
+from . import leftovers
+from .running import NAMESPACE_SHIM, Box, NamespaceBox, Rlimits
 
-OUTPUT_LIMIT_BYTES = 64 << 20  # RLIMIT_FSIZE: what a program may print into its log
 UNPRIVILEGED_USER = "nobody"
 SHM_BYTES = 64 << 20  # the namespace box's /dev/shm
 
 NAMESPACES = "namespaces"
 SEPARATE_USER = "separate user"
 SCREEN_ONLY = "symbol screen only"
-
-_PAGE = os.sysconf("SC_PAGE_SIZE")
-
-
-@dataclass(frozen=True)
-class Rlimits:
-    address_space_bytes: int | None = None
-
-    def apply(self) -> None:
-        """Runs in the child between fork and exec (inherited by everything it starts)."""
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        resource.setrlimit(resource.RLIMIT_FSIZE, (OUTPUT_LIMIT_BYTES, OUTPUT_LIMIT_BYTES))
-        if self.address_space_bytes:
-            resource.setrlimit(resource.RLIMIT_AS, (self.address_space_bytes, self.address_space_bytes))
-        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
-
-
-def _statm_resident(pid: int) -> int:
-    try:
-        with open(f"/proc/{pid}/statm") as f:
-            return int(f.read().split()[1]) * _PAGE
-    except (OSError, IndexError, ValueError):
-        return 0
-
-
-def _children(pid: int) -> list[int]:
-    found = []
-    try:
-        tasks = os.listdir(f"/proc/{pid}/task")
-    except OSError:
-        return found
-    for tid in tasks:
-        try:
-            with open(f"/proc/{pid}/task/{tid}/children") as f:
-                found += [int(c) for c in f.read().split()]
-        except (OSError, ValueError):
-            continue
-    return found
-
-
-def _descendants(pid: int) -> list[int]:
-    """Every live process below `pid` (/proc/PID/task/TID/children), parents first."""
-    order, todo = [], _children(pid)
-    while todo:
-        child = todo.pop(0)
-        order.append(child)
-        todo += _children(child)
-    return order
-
-
-class Box:
-    """One running program in its box: the interface the runner uses."""
-
-    def __init__(self, proc: subprocess.Popen):
-        self.proc = proc
-
-    def poll(self) -> int | None:
-        """The program's exit status once it has ended (negative: killed by that signal)."""
-        return self.proc.poll()
-
-    def wait(self, timeout: float | None = None) -> int:
-        return self.proc.wait(timeout)
-
-    def resident_bytes(self) -> int:
-        return _statm_resident(self.proc.pid)
-
-    def kill_tree(self) -> None:
-        """Kills the program and everything it started that is still in its session."""
-        try:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
-
-    def leftovers(self) -> list[containment.Leftover]:
-        """Stops what the ended program left running and says what it was."""
-        return containment.stop_leftovers(self.proc.pid)
-
-
-class _NamespaceBox(Box):
-    """Inside the namespace: bwrap's init (`init_pid`), its child the shell of `_SHIM`, and the
-    program, the shell's child. When the program ends the shell says so on `exited` and waits:
-    what the program left running is still there for the grader to name (the kernel would kill
-    it with the namespace), until `leftovers` kills the namespace."""
-
-    def __init__(self, proc: subprocess.Popen, init_pid: int | None, exited: IO[bytes], status: IO[bytes]):
-        super().__init__(proc)
-        self.init_pid = init_pid
-        self.exited = exited
-        self.status = status
-        self.final: int | None = None
-        self.seen: list[containment.Leftover] = []
-
-    def _ended(self, status_line: bytes) -> None:
-        self.exited.close()
-        try:
-            self.final = _shell_status(int(status_line))
-        except ValueError:
-            # The shell is gone without a word: the namespace was killed (a limit, or lab code
-            # killed the shell), and whatever is still listed in it is dying, not left running.
-            self.final = _shell_status(self.proc.wait())
-            return
-        tree = _descendants(self.init_pid) if self.init_pid is not None else []
-        # tree[0] is the shell; everything else is what the program started.
-        self.seen = [l for l in (containment.describe_process(p) for p in tree[1:]) if l is not None]
-
-    def poll(self) -> int | None:
-        if self.final is None and select.select([self.exited], [], [], 0)[0]:
-            self._ended(self.exited.readline())
-        return self.final
-
-    def wait(self, timeout: float | None = None) -> int:
-        if self.final is None:
-            if not select.select([self.exited], [], [], timeout)[0]:
-                raise subprocess.TimeoutExpired(self.proc.args, timeout)
-            self._ended(self.exited.readline())
-        return self.final
-
-    def resident_bytes(self) -> int:
-        if self.init_pid is None:
-            return 0
-        return sum(_statm_resident(p) for p in _descendants(self.init_pid))
-
-    def kill_tree(self) -> None:
-        if self.init_pid is None:  # bwrap did not get as far as the namespace
-            super().kill_tree()
-            return
-        # The kernel kills the whole PID namespace with its first process; bwrap's own process
-        # then reaps it and exits (killing that one too would leave the first process a zombie).
-        try:
-            os.kill(self.init_pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
-
-    def leftovers(self) -> list[containment.Leftover]:
-        self.kill_tree()
-        self.proc.wait()
-        self.status.close()
-        if self.final is None:
-            self.final = _shell_status(self.proc.returncode)
-            self.exited.close()
-        found, self.seen = self.seen, []  # said once
-        return found
-
-
-# The namespace's program runs under this bash script: it writes the program's exit status on
-# fd EXITED (which the program does not inherit) and then waits to be killed with the
-# namespace. Its own messages ("Segmentation fault") go nowhere: the log is the program's.
-_SHIM = 'exec {err}>&2 2>/dev/null; "$@" 2>&$err {err}>&- EXITED>&-; echo $? >&EXITED; exec sleep infinity'
-
-
-def _shell_status(rc: int) -> int:
-    """The shell (and bwrap) pass a death by signal N on as 128 + N: give it back its sign."""
-    if rc > 128 and rc - 128 < signal.NSIG:
-        return -(rc - 128)
-    return rc
 
 
 @dataclass
@@ -232,7 +52,7 @@ class Sandbox:
         for path in writable:
             argv += ["--bind", str(path), str(path)]
         argv += ["--chdir", str(cwd), "--json-status-fd", str(status_fd)]
-        return argv + ["--", "/bin/bash", "-c", _SHIM.replace("EXITED", str(exited_fd)), "bash", *cmd]
+        return argv + ["--", "/bin/bash", "-c", NAMESPACE_SHIM.replace("EXITED", str(exited_fd)), "bash", *cmd]
 
     def _prepare(self, writable: tuple[Path, ...]) -> None:
         if self.strength == SEPARATE_USER and self.user is not None:
@@ -280,7 +100,7 @@ class Sandbox:
             init_pid = int(json.loads(first)["child-pid"]) if first else None
         except (ValueError, KeyError, TypeError):
             init_pid = None
-        return _NamespaceBox(proc, init_pid, os.fdopen(exited_r, "rb"), status)
+        return NamespaceBox(proc, init_pid, os.fdopen(exited_r, "rb"), status)
 
     def run(self, cmd: list[str], *, cwd: Path, writable: tuple[Path, ...], timeout: float) -> tuple[int, str]:
         """Runs `cmd` to its end in the box (a build): (exit status, its output); 124 when it
@@ -378,7 +198,7 @@ def choose(repo: Path, wanted: str = "auto", hidden: tuple[Path, ...] = (), show
     """Picks the strongest box this machine can make (or the one `wanted` names: namespaces,
     user, none) for the rest of this process, and returns it. `hidden` and `shown`: see
     Sandbox; `reach`: folders the programs live in, which a separate user must be able to
-    read. The two weaker boxes need the grader to be a child subreaper (containment.py)."""
+    read. The two weaker boxes need the grader to be a child subreaper (leftovers.py)."""
     global _current
     if wanted not in ("auto", "namespaces", "user", "none"):
         raise SandboxError(f"no sandbox '{wanted}' (auto, namespaces, user or none; SCANLAB_SANDBOX?)")
@@ -396,7 +216,7 @@ def choose(repo: Path, wanted: str = "auto", hidden: tuple[Path, ...] = (), show
     if chosen is None:
         chosen = Sandbox(SCREEN_ONLY, "; ".join(reasons) if wanted == "auto" else "chosen with --sandbox none")
     if chosen.strength != NAMESPACES:
-        containment.become_subreaper()
+        leftovers.become_subreaper()
     # A folder that holds the kit stays visible: the kit is what builds and tests read.
     chosen.hidden = tuple(h for h in hidden if not repo.resolve().is_relative_to(h.resolve()))
     chosen.shown = tuple(shown)
@@ -408,7 +228,7 @@ def current() -> Sandbox:
     """The box chosen for this process (the weakest where `choose` was not called)."""
     global _current
     if _current is None:
-        containment.become_subreaper()
+        leftovers.become_subreaper()
         _current = Sandbox(SCREEN_ONLY, "no sandbox was chosen")
     return _current
 

@@ -1,4 +1,9 @@
-"""Configuring and building a submission's lab test programs with CMake."""
+"""A submission's build: one CMake build directory per (backend, submission), configured once
+and asked through CMake's file API for the programs it builds.
+
+The grader builds in its sandbox (the compiler and the simulator's rewriter read the
+submission's files); reports/bench builds the same trees without one. Whoever makes a
+BuildTree says how its builds run (`run_build`)."""
 
 from __future__ import annotations
 
@@ -10,8 +15,7 @@ import shutil
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
-
-from . import sandbox
+from typing import Callable
 
 _QUERY_CLIENT = "client-scanlab-grade"
 _STAMP = "scanlab-grade-configure.json"
@@ -19,12 +23,9 @@ _STAMP = "scanlab-grade-configure.json"
 # of a worker's tree between two students (keep_configuration_only).
 _CONFIGURED_FILES = "scanlab-grade-configured-files.txt"
 
-# gcc/clang: file:line[:col]: [fatal ]error: message    nvcc: file(line): error: message
-_GCC_ERROR = re.compile(r"^(?P<file>[^\s:][^:]*):(?P<line>\d+):(?:\d+:)? (?:fatal )?error: (?P<msg>.*)$")
-_NVCC_ERROR = re.compile(r"^(?P<file>[^\s(][^(]*)\((?P<line>\d+)\): (?:catastrophic )?error:? (?P<msg>.*)$")
-# gcc/clang, before an error inside a template: "file:line:col:   required from here"
-_REQUIRED_FROM = re.compile(r"^(?P<file>[^\s:][^:]*):(?P<line>\d+):(?:\d+:)?\s+required from")
-_LINK_ERROR = re.compile(r"(undefined reference to|multiple definition of|ld returned|cannot find -l)")
+# How a build step runs: (command, cwd=, writable=, timeout=) -> (exit status, output); 124
+# when it ran out of time, 127 when it could not be started.
+RunBuild = Callable[..., tuple[int, str]]
 
 
 @dataclass
@@ -34,7 +35,8 @@ class BuildResult:
     artifact: Path | None = None
 
 
-def _run(cmd: list[str], cwd: Path, timeout: float) -> tuple[int, str]:
+def run_plainly(cmd: list[str], *, cwd: Path, writable: tuple[Path, ...] = (), timeout: float) -> tuple[int, str]:
+    """A build step as the caller's own process runs it: no box, `writable` is not enforced."""
     try:
         proc = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                               stdin=subprocess.DEVNULL, timeout=timeout)
@@ -58,8 +60,10 @@ class BuildTree:
     """One CMake build directory per (backend, submission directory)."""
 
     def __init__(self, repo: Path, build_root: Path, backend: str, submission: Path, jobs: int,
-                 defines: list[str] | None = None, build_timeout_s: float = 1800.0):
+                 defines: list[str] | None = None, build_timeout_s: float = 1800.0,
+                 run_build: RunBuild = run_plainly):
         self.repo = repo
+        self.run_build = run_build
         self.backend = backend
         self.submission = submission
         self.jobs = jobs
@@ -94,7 +98,7 @@ class BuildTree:
         if fresh and shutil.which("ninja"):
             cmd += ["-G", "Ninja"]
         stamp.unlink(missing_ok=True)
-        rc, out = _run(cmd, self.repo, self.build_timeout_s)
+        rc, out = run_plainly(cmd, cwd=self.repo, timeout=self.build_timeout_s)
         if rc == 0:
             stamp.write_text(json.dumps(args))
             _record_configuration(self.dir)
@@ -130,8 +134,8 @@ class BuildTree:
 
     def build_libraries(self, targets: list[str]) -> BuildResult:
         """Builds targets that are not programs (the simulator runtime, the lab suites)."""
-        rc, out = _run(["cmake", "--build", str(self.dir), "--parallel", str(self.jobs), "--target", *targets],
-                       self.repo, self.build_timeout_s)
+        rc, out = run_plainly(["cmake", "--build", str(self.dir), "--parallel", str(self.jobs), "--target", *targets],
+                              cwd=self.repo, timeout=self.build_timeout_s)
         return BuildResult(rc == 0, out)
 
     def object_dir(self, target: str) -> Path | None:
@@ -140,9 +144,9 @@ class BuildTree:
 
     def build(self, target: str) -> BuildResult:
         """Builds a lab's test program. The simulator's rewriter and the compiler read the
-        submission's files here, so they run in the sandbox, writing the build tree only."""
+        submission's files here, so they run as `run_build` says, writing the build tree only."""
         artifact = self.targets().get(target)
-        rc, out = sandbox.current().run(
+        rc, out = self.run_build(
             ["cmake", "--build", str(self.dir), "--target", target, "--parallel", str(self.jobs)],
             cwd=self.repo, writable=(self.dir,), timeout=self.build_timeout_s)
         self._targets = None  # a re-run of CMake may have changed the model
@@ -180,73 +184,3 @@ def keep_configuration_only(tree: Path) -> bool:
             if str(path.relative_to(tree)) not in keep:
                 path.unlink()
     return True
-
-
-def first_errors(output: str, submission: Path, repo: Path, limit: int = 4) -> list[str]:
-    """The first compiler/linker errors, those in the submission's files first,
-    as 'file:line: error: message' lines followed by the compiler's context lines."""
-    lines = output.splitlines()
-    found: list[tuple[int, int, list[str]]] = []  # (rank, index, block)
-    for i, line in enumerate(lines):
-        m = _GCC_ERROR.match(line) or _NVCC_ERROR.match(line)
-        if m:
-            path = m.group("file").strip()
-            line_number = m.group("line")
-            if not _inside(path, submission):
-                # An error inside a header of the kit or the toolkit, reached from the
-                # submission's code (a removed intrinsic, a template it instantiated): name
-                # the submission's line that led there.
-                origin = _submission_origin(lines[max(0, i - 8):i], submission)
-                if origin is not None:
-                    path, line_number = origin
-            shown = _shorten(path, submission, repo)
-            rank = 0 if _inside(path, submission) else 1
-            block = [f"{shown}:{line_number}: error: {m.group('msg').strip()}"]
-            for follow in lines[i + 1 : i + 4]:
-                if _GCC_ERROR.match(follow) or _NVCC_ERROR.match(follow) or not follow.startswith(" "):
-                    break
-                block.append(follow.rstrip())
-            found.append((rank, i, block))
-        elif _LINK_ERROR.search(line):
-            found.append((2, i, [line.strip()]))
-    found.sort(key=lambda x: (x[0], x[1]))
-    result: list[str] = []
-    seen = set()
-    for _rank, _i, block in found:
-        if block[0] in seen:
-            continue
-        seen.add(block[0])
-        result.extend(block)
-        if len(seen) >= limit:
-            break
-    if not result:
-        tail = [l for l in lines if l.strip()][-12:]
-        result = tail or ["the build failed without an error message"]
-    return result
-
-
-def _submission_origin(preceding: list[str], submission: Path) -> tuple[str, str] | None:
-    """The last 'required from' line among `preceding` that lies in the submission."""
-    for line in reversed(preceding):
-        m = _REQUIRED_FROM.match(line.strip())
-        if m and _inside(m.group("file"), submission):
-            return m.group("file"), m.group("line")
-    return None
-
-
-def _inside(path: str, directory: Path) -> bool:
-    try:
-        Path(os.path.abspath(path)).relative_to(directory)
-        return True
-    except ValueError:
-        return False
-
-
-def _shorten(path: str, submission: Path, repo: Path) -> str:
-    p = Path(os.path.abspath(path))
-    for base in (submission, repo):
-        try:
-            return str(p.relative_to(base))
-        except ValueError:
-            continue
-    return path

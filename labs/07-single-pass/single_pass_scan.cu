@@ -24,8 +24,8 @@
 // so a bug in lab 06 costs points in lab 06 only).
 #include "06-hierarchical/hierarchical_scan.cu"
 
-// Lab 07's tiles are lab 06's: up to 1024 threads of 8 items, the largest tiles that shared
-// memory holds, so that the chain of hand-offs is short.
+// Lab 07's tiles are lab 06's (8 items per thread, up to 1024 threads): large tiles keep the
+// chain of hand-offs short.
 using SinglePassPolicy = HierarchicalPolicy;
 
 // ---- The tiles' status words: how a tile hands its inclusive prefix to the next ------------

@@ -2,7 +2,8 @@
 //
 // Conventions (see README.md):
 //   - op(a, b) combines an EARLIER value a with a LATER value b; never swap them.
-//   - The warp scan comes from lab 06, included below, not copied here.
+//   - The tile's load, store and block scan come from lab 06, included below, not copied
+//     here.
 
 #ifndef SCANLAB_LAB_09_DECOUPLED_LOOKBACK_CU_INCLUDED  // later labs include this file, perhaps more than once
 #define SCANLAB_LAB_09_DECOUPLED_LOOKBACK_CU_INCLUDED
@@ -19,27 +20,26 @@
 #include "scanlab/section_size.hpp"
 #include "scanlab/shared_alignment.hpp"
 
-// Lab 06's toolkit: Warp, kWarpSize and warp_inclusive_scan, the scan of a warp's values with
-// shuffles. Built with -I pointing at the folder that holds the labs (the grader uses the
-// reference of lab 06 there, so a bug in lab 06 costs points in lab 06 only).
+// Lab 06's tile toolkit, at this lab's tile shape: TilePolicy, the tile's shared memory, how a
+// warp moves its part of the tile (load_items and store_items, and their steps take_items,
+// put_items and store_rows), reduce_items, scan_items, warp_reduce, and block_exclusive_scan
+// with a prefix callback. Built with -I pointing at the folder that holds the labs (the grader
+// uses the reference of lab 06 there, so a bug in lab 06 costs points in lab 06 only).
 #include "06-hierarchical/hierarchical_scan.cu"
 
 // ---- The policy: the shape of a tile, and how long a waiting warp sleeps ------------------
 
+// Lab 06's TilePolicy (items per thread, the block's size, the turning area), and the back-off.
 template <unsigned Threads, unsigned ItemsPerThread, unsigned BackoffNs>
-struct ScanPolicy {
+struct ScanPolicy : TilePolicy<ItemsPerThread, Threads> {
     static_assert(Threads % kWarpSize == 0 && Threads >= kWarpSize && Threads <= kWarpSize * kWarpSize,
                   "a block is 1 to 32 whole warps");
-    static_assert(ItemsPerThread >= 1, "a thread holds at least one item");
-    static constexpr unsigned kThreads = Threads;
-    static constexpr unsigned kItemsPerThread = ItemsPerThread;
     static constexpr unsigned kBackoffNs = BackoffNs;  // sleep between polls of a status word; 0: spin
-    static constexpr unsigned kWarps = Threads / kWarpSize;
     static constexpr unsigned kTileSize = Threads * ItemsPerThread;
 };
 
 // The tuning, one place per architecture. Measured on an H100 (sm_90) against
-// cub::DeviceScan::InclusiveSum in the same run (grader/labs/09-decoupled-lookback/tuning.cu):
+// cub::DeviceScan::InclusiveSum in the same run (reports/lab_tuning/lab09_tuning.cu):
 // a tile costs a fixed time beyond its bytes (the ticket, the barriers, the look-back), so large
 // tiles win, with as many items per thread as the registers hold without spilling (39, odd: the
 // lanes' reads of the turning area hit different banks). 4-byte values: 512 threads, 1.0x to
@@ -117,16 +117,18 @@ private:
 
 // ---- The look-back, run by one warp of a tile ------------------------------------------------
 
-// Called by every lane of one warp with the tile's aggregate; returns (to every lane) what comes
-// before the tile, after publishing the tile's inclusive prefix. After CUB's
-// TilePrefixCallbackOp.
+// Lab 06's block_exclusive_scan calls it with every lane of one warp, and block_total() gives
+// the tile's aggregate; returns (to every lane) what comes before the tile, after publishing the
+// tile's inclusive prefix. After CUB's TilePrefixCallbackOp.
 template <class Policy, class T, class Op, class Status>
 struct LookbackPrefix {
     Status status;
     unsigned tile;
     Op op;
 
-    __device__ T operator()(const Warp& warp, T aggregate) const {
+    template <class BlockTotal>
+    __device__ T operator()(const Warp& warp, const BlockTotal& block_total) const {
+        const T aggregate = block_total();
         const unsigned lane = warp.thread_rank();
         if (tile == 0) {  // nothing comes before the first tile
             if (lane == 0) status.publish(0, kInclusive, aggregate);
@@ -143,35 +145,25 @@ struct LookbackPrefix {
     }
 };
 
-// ---- The tile in shared memory and in registers ---------------------------------------------
+// ---- The tile in 16-byte moves ----------------------------------------------------------------
 
-// Shared memory of a block: each warp's turning area (its 32 lanes' items), then one value per
-// warp (its total, later what comes before it).
-template <class Policy, class T>
-struct TileLayout {
-    static constexpr unsigned kWarpPart = kWarpSize * Policy::kItemsPerThread;  // elements
-    static constexpr std::size_t kBytes = (Policy::kWarps * kWarpPart + Policy::kWarps) * sizeof(T);
-};
-
-// Moving data 16 bytes at a time: possible for elements whose size divides 16, where a warp's
-// part (32 lanes' items) is a whole number of vectors.
+// Moving a warp's part 16 bytes at a time: possible for elements whose size divides 16, where
+// the part is a whole number of vectors, laid out without padding in the turning area (an odd
+// number of items per thread, as in the tuned policies).
 using Vector = uint4;
-template <class T>
-inline constexpr bool kMovesInVectors = sizeof(Vector) % sizeof(T) == 0;
+template <class Policy, class T>
+inline constexpr bool kMovesInVectors = sizeof(Vector) % sizeof(T) == 0 && !Policy::kPadded;
 
-// Loads this lane's items of the warp's part, which starts at element warp_start (identity
-// past n). The warp reads its part in coalesced 16-byte vectors (all of them in flight at once)
-// into its turning area, and each lane takes its consecutive items from there. With an odd
-// number of items per thread the lanes' scalar reads hit different banks.
+// Lab 06's load_items, with a whole part read in coalesced 16-byte vectors (all of them in
+// flight at once) where the arrays allow it.
 template <class Policy, class T, class Op>
-__device__ void load_warp_part(const T* in, std::size_t warp_start, std::size_t n, bool vectors, const Warp& warp,
+__device__ void load_tile_part(const T* in, std::size_t warp_start, std::size_t n, bool vectors, const Warp& warp,
                                T* turning, T (&items)[Policy::kItemsPerThread], Op op) {
-    constexpr unsigned kPart = TileLayout<Policy, T>::kWarpPart;
-    const unsigned lane = warp.thread_rank();
-    if constexpr (kMovesInVectors<T>) {
-        if (vectors && warp_start + kPart <= n) {
-            constexpr unsigned kVectors = kPart * sizeof(T) / sizeof(Vector);
+    if constexpr (kMovesInVectors<Policy, T>) {
+        if (vectors && warp_start + Policy::kWarpPart <= n) {
+            constexpr unsigned kVectors = Policy::kWarpPart * sizeof(T) / sizeof(Vector);
             constexpr unsigned kRounds = (kVectors + kWarpSize - 1) / kWarpSize;
+            const unsigned lane = warp.thread_rank();
             const Vector* const source = reinterpret_cast<const Vector*>(in + warp_start);
             Vector* const target = reinterpret_cast<Vector*>(turning);
             Vector loaded[kRounds];
@@ -181,60 +173,28 @@ __device__ void load_warp_part(const T* in, std::size_t warp_start, std::size_t 
             for (unsigned r = 0; r < kRounds; ++r) {
                 if (r * kWarpSize + lane < kVectors) target[r * kWarpSize + lane] = loaded[r];
             }
-            warp.sync();  // the part is in before the lanes read their items
-            for (unsigned i = 0; i < Policy::kItemsPerThread; ++i) items[i] = turning[lane * Policy::kItemsPerThread + i];
+            take_items<Policy>(warp, turning, items);
             return;
         }
     }
-    for (unsigned k = lane; k < kPart; k += kWarpSize) turning[k] = warp_start + k < n ? in[warp_start + k] : op.identity();
-    warp.sync();  // the part is in before the lanes read their items
-    for (unsigned i = 0; i < Policy::kItemsPerThread; ++i) items[i] = turning[lane * Policy::kItemsPerThread + i];
+    load_items<Policy>(in, warp_start, n, warp, turning, items, op);
 }
 
-// The reverse of load_warp_part (positions below n only). A lane overwrites only the places it
-// read itself, so no barrier is needed before.
+// Lab 06's store_items, with a whole part written in 16-byte vectors where the arrays allow it.
 template <class Policy, class T>
-__device__ void store_warp_part(T* out, std::size_t warp_start, std::size_t n, bool vectors, const Warp& warp, T* turning,
+__device__ void store_tile_part(T* out, std::size_t warp_start, std::size_t n, bool vectors, const Warp& warp, T* turning,
                                 const T (&items)[Policy::kItemsPerThread]) {
-    constexpr unsigned kPart = TileLayout<Policy, T>::kWarpPart;
-    const unsigned lane = warp.thread_rank();
-    for (unsigned i = 0; i < Policy::kItemsPerThread; ++i) turning[lane * Policy::kItemsPerThread + i] = items[i];
-    warp.sync();  // every lane's items are in before the part is read
-    if constexpr (kMovesInVectors<T>) {
-        if (vectors && warp_start + kPart <= n) {
-            constexpr unsigned kVectors = kPart * sizeof(T) / sizeof(Vector);
+    put_items<Policy>(warp, turning, items);
+    if constexpr (kMovesInVectors<Policy, T>) {
+        if (vectors && warp_start + Policy::kWarpPart <= n) {
+            constexpr unsigned kVectors = Policy::kWarpPart * sizeof(T) / sizeof(Vector);
             const Vector* const source = reinterpret_cast<const Vector*>(turning);
             Vector* const target = reinterpret_cast<Vector*>(out + warp_start);
-            for (unsigned v = lane; v < kVectors; v += kWarpSize) target[v] = source[v];
+            for (unsigned v = warp.thread_rank(); v < kVectors; v += kWarpSize) target[v] = source[v];
             return;
         }
     }
-    for (unsigned k = lane; k < kPart; k += kWarpSize) {
-        if (warp_start + k < n) out[warp_start + k] = turning[k];
-    }
-}
-
-template <unsigned Items, class T, class Op>
-__device__ T combine_items(const T (&items)[Items], Op op) {
-    T total = items[0];
-    for (unsigned i = 1; i < Items; ++i) total = op(total, items[i]);
-    return total;
-}
-
-// ---- The block scan with a prefix callback ---------------------------------------------------
-
-// Each thread gets what comes before its value: the values of the threads before it in the
-// block, after what `prefix` returns for the block's total. Warp 0 calls prefix(warp, total)
-// (the look-back) between the two barriers, while the other warps wait. After CUB's BlockScan
-// with a block prefix callback.
-template <class T, class Op, class Prefix>
-__device__ T block_exclusive_scan_with_prefix(const Warp& warp, T value, T* warp_values, const Prefix& prefix, Op op) {
-    const unsigned lane = warp.thread_rank();
-    // TODO 4: scan the threads' values within each warp (warp_inclusive_scan); warp 0 scans
-    //         the warps' totals, calls prefix(warp, block total) to learn what comes before
-    //         the block, and turns the totals into what comes before each warp; return what
-    //         comes before this thread.
-    return value;
+    store_rows<Policy>(out, warp_start, n, warp, turning);
 }
 
 // ---- The kernel -------------------------------------------------------------------------------
@@ -242,18 +202,16 @@ __device__ T block_exclusive_scan_with_prefix(const Warp& warp, T value, T* warp
 template <class Policy, class T, class Op>
 __global__ void __launch_bounds__(Policy::kThreads)
     decoupled_lookback_kernel(const T* in, T* out, std::size_t n, bool vectors, TileStatus<T> status, Op op) {
-    using Layout = TileLayout<Policy, T>;
-    extern __shared__ __align__(scanlab::kSharedAlignment) unsigned char shared_bytes[];  // Layout::kBytes
+    extern __shared__ __align__(scanlab::kSharedAlignment) unsigned char shared_bytes[];  // tile_shared_bytes
     __shared__ unsigned shared_tile;  // this block's tile number
     const Warp warp = cg::tiled_partition<kWarpSize>(cg::this_thread_block());
-    T* const turning = reinterpret_cast<T*>(shared_bytes) + warp.meta_group_rank() * Layout::kWarpPart;
-    T* const warp_values = reinterpret_cast<T*>(shared_bytes) + Policy::kWarps * Layout::kWarpPart;
+    const TileShared<T> shared = tile_shared<Policy, T>(shared_bytes, warp);
     T items[Policy::kItemsPerThread];
 
-    // TODO 5: take this block's tile number from the ticket (one thread, shared through
-    //         shared_tile), load the tile (load_warp_part), combine each thread's items, scan
-    //         the block with the look-back as its prefix (LookbackPrefix), finish the items
-    //         from what comes before them and store them (store_warp_part).
+    // TODO 4: take this block's tile number from the ticket (one thread, shared through
+    //         shared_tile), load the tile (load_tile_part), scan the block with the look-back
+    //         as its prefix (lab 06's block_exclusive_scan with LookbackPrefix), scan each
+    //         thread's items from what comes before them, and store them (store_tile_part).
 }
 
 // ---- The host entry ---------------------------------------------------------------------------
@@ -281,12 +239,12 @@ void decoupled_lookback_scan(void* d_temp_storage, std::size_t& temp_storage_byt
     const bool vectors = reinterpret_cast<std::uintptr_t>(d_in) % sizeof(Vector) == 0 &&
                          reinterpret_cast<std::uintptr_t>(d_out) % sizeof(Vector) == 0;
     // Tiles whose shared memory exceeds the 48 KiB a kernel gets by default opt in to more.
-    constexpr std::size_t shared_bytes = TileLayout<Policy, T>::kBytes;
+    constexpr std::size_t shared_bytes = tile_shared_bytes<Policy, T>(Policy::kThreads);
     if constexpr (shared_bytes > kMaxTileSharedBytes) {
         SCANLAB_CUDA_CHECK(cudaFuncSetAttribute(decoupled_lookback_kernel<Policy, T, Op>,
                                                 cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes)));
     }
-    // TODO 6: reset the tiles' status words and the ticket in the temporary storage, launch
+    // TODO 5: reset the tiles' status words and the ticket in the temporary storage, launch
     //         one block of Policy::kThreads threads per tile, and check the launch.
 }
 

@@ -1,14 +1,14 @@
 // BEGIN SOLUTION
 // Lab 06 reference solution: the hierarchical scan of an array of any length, reduce then scan.
 //
-// The array is cut into tiles of tile_size = threads * kItemsPerThread elements, one block per
-// tile. Going up, kernel 1 reduces every tile of a level to its total; the totals form the
-// next level, and the levels shrink by the tile size until one tile holds a whole level.
-// Kernel 2 scans that top level (the tile scan, one block). Going down, kernel 3 scans every
-// tile of a level again from its input, starting from the scanned total of all tiles before
-// it (the level above, scanned by then). Every element is read twice and written once: three
-// passes over the data, where scanning the sections first and adding the totals back after
-// takes four (read, write, read, write).
+// The array is cut into tiles of tile_size = threads * I elements (I items per thread, the
+// policy's), one block per tile. Going up, kernel 1 reduces every tile of a level to its
+// total; the totals form the next level, and the levels shrink by the tile size until one tile
+// holds a whole level. Kernel 2 scans that top level (the tile scan, one block). Going down,
+// kernel 3 scans every tile of a level again from its input, starting from the scanned total
+// of all tiles before it (the level above, scanned by then). Every element is read twice and
+// written once: three passes over the data, where scanning the sections first and adding the
+// totals back after takes four (read, write, read, write).
 //
 // Inside a block the same idea works at two smaller scales: a thread combines its items in
 // registers, a warp combines its threads' values with shuffles, warp 0 combines the warps'.
@@ -46,43 +46,59 @@
 
 namespace cg = cooperative_groups;
 
-// ---- The tile: its shape, and how a warp moves its part of it ------------------------------
+// ---- The policy: the shape of a tile ------------------------------------------------------
 
-// Every thread holds this many consecutive elements of its tile in registers: enough that a
-// thread combines most of them on its own, few enough that the simulator stays quick.
-inline constexpr unsigned kItemsPerThread = 8;
 inline constexpr unsigned kWarpSize = 32;
 using Warp = cg::thread_block_tile<kWarpSize, cg::thread_block>;
 
-// A warp's part of a tile: 32 lanes of kItemsPerThread consecutive elements.
-inline constexpr unsigned kWarpTileSize = kWarpSize * kItemsPerThread;
-// The warp turns its part around in shared memory with one pad element after every 32, so
-// that lanes reading kItemsPerThread apart hit different banks.
-inline constexpr unsigned kPaddedWarpTileSize = kWarpTileSize + kWarpTileSize / kWarpSize;
-__host__ __device__ constexpr unsigned padded(unsigned k) { return k + k / kWarpSize; }
+// A block of 32 to 1024 threads holds its tile in registers, ItemsPerThread consecutive
+// elements per thread, and each warp moves its part of the tile (its 32 lanes' items) through a
+// turning area in shared memory. As in CUB, the blocks below take every size from the policy,
+// so a lab that includes them picks its own shape and gets the same code at that shape. Threads
+// fixes the block's size where a lab knows it when it compiles; 0 leaves it to the launch.
+template <unsigned ItemsPerThread, unsigned Threads = 0>
+struct TilePolicy {
+    static_assert(ItemsPerThread >= 1, "a thread holds at least one item");
+    static constexpr unsigned kItemsPerThread = ItemsPerThread;
+    static constexpr unsigned kThreads = Threads;
+    static constexpr unsigned kWarpPart = kWarpSize * ItemsPerThread;  // the elements of a warp's part
+    // Lane l reads its items from element l * ItemsPerThread of the turning area on. With an odd
+    // count the 32 lanes hit 32 different banks; with an even one, one pad element after every
+    // 32 spreads them over the banks.
+    static constexpr bool kPadded = ItemsPerThread % 2 == 0;
+    static constexpr unsigned kTurningSize = kPadded ? kWarpPart + kWarpPart / kWarpSize : kWarpPart;
+    // Where element k of the warp's part lies in its turning area.
+    __host__ __device__ static constexpr unsigned slot(unsigned k) { return kPadded ? k + k / kWarpSize : k; }
+};
+
+// Lab 06's tiles: enough items per thread that a thread combines most of them on its own, few
+// enough that the simulator stays quick.
+using HierarchicalPolicy = TilePolicy<8>;
+
+// ---- The tile's shared memory ---------------------------------------------------------------
 
 // The dynamic shared memory a kernel may use without opting in to more.
 inline constexpr std::size_t kMaxTileSharedBytes = 48 * 1024;
 
-// Shared memory of a block of `threads` threads: each warp's turning area, then one value
-// per warp (its total, later what comes before it).
-template <class T>
-std::size_t tile_shared_bytes(unsigned threads) {
-    return static_cast<std::size_t>(threads / kWarpSize) * (kPaddedWarpTileSize + 1) * sizeof(T);
+// Shared memory of a block of `threads` threads: each warp's turning area, then one value per
+// warp (its total, later what comes before it).
+template <class Policy, class T>
+constexpr std::size_t tile_shared_bytes(unsigned threads) {
+    return static_cast<std::size_t>(threads / kWarpSize) * (Policy::kTurningSize + 1) * sizeof(T);
 }
 
-// A tile is 32 to 1024 threads (a power of two) of kItemsPerThread elements each, and its
-// shared memory fits in 48 KiB.
-template <class T>
+// A tile is 32 to 1024 threads (a power of two) of Policy::kItemsPerThread elements each, and
+// its shared memory fits in 48 KiB.
+template <class Policy, class T>
 void check_tile_size(unsigned tile_size) {
-    const unsigned threads = tile_size / kItemsPerThread;
-    if (tile_size % kItemsPerThread != 0 || threads < kWarpSize || !scanlab::is_valid_section_size(threads)) {
-        throw std::invalid_argument("tile_size must be a power of two from " + std::to_string(kWarpTileSize) + " to " +
-                                    std::to_string(scanlab::kMaxSectionSize * kItemsPerThread) + " (" +
-                                    std::to_string(kItemsPerThread) + " elements per thread), got " +
+    const unsigned threads = tile_size / Policy::kItemsPerThread;
+    if (tile_size % Policy::kItemsPerThread != 0 || threads < kWarpSize || !scanlab::is_valid_section_size(threads)) {
+        throw std::invalid_argument("tile_size must be a power of two from " + std::to_string(Policy::kWarpPart) + " to " +
+                                    std::to_string(scanlab::kMaxSectionSize * Policy::kItemsPerThread) + " (" +
+                                    std::to_string(Policy::kItemsPerThread) + " elements per thread), got " +
                                     std::to_string(tile_size));
     }
-    if (tile_shared_bytes<T>(threads) > kMaxTileSharedBytes) {
+    if (tile_shared_bytes<Policy, T>(threads) > kMaxTileSharedBytes) {
         throw std::invalid_argument("a tile of " + std::to_string(tile_size) + " elements of " +
                                     std::to_string(sizeof(T)) + " bytes needs more than 48 KiB of shared memory");
     }
@@ -91,58 +107,103 @@ void check_tile_size(unsigned tile_size) {
 // The shared memory of one block, split as tile_shared_bytes describes.
 template <class T>
 struct TileShared {
-    T* turning;      // this warp's kPaddedWarpTileSize elements
+    T* turning;      // this warp's Policy::kTurningSize elements
     T* warp_values;  // one per warp of the block
 };
 
-template <class T>
+// The warps of the block: a constant where the policy fixes the block's size.
+template <class Policy>
+__device__ unsigned block_warps(const Warp& warp) {
+    if constexpr (Policy::kThreads != 0) return Policy::kThreads / kWarpSize;
+    return warp.meta_group_size();
+}
+
+template <class Policy, class T>
 __device__ TileShared<T> tile_shared(unsigned char* bytes, const Warp& warp) {
     T* const base = reinterpret_cast<T*>(bytes);
-    return {base + warp.meta_group_rank() * kPaddedWarpTileSize, base + warp.meta_group_size() * kPaddedWarpTileSize};
-}
-
-// Loads this lane's kItemsPerThread consecutive elements of the warp's part, which starts at
-// warp_start (identity past n). The warp reads its part row by row, 32 consecutive elements
-// at a time (coalesced), and hands each lane its own through shared memory (corner turning).
-template <class T, class Op>
-__device__ void load_items(const T* in, std::size_t warp_start, std::size_t n, const Warp& warp, T* turning,
-                           T (&items)[kItemsPerThread], Op op) {
-    const unsigned lane = warp.thread_rank();
-    for (unsigned row = 0; row < kItemsPerThread; ++row) {
-        const unsigned k = row * kWarpSize + lane;
-        turning[padded(k)] = warp_start + k < n ? in[warp_start + k] : op.identity();  //@ turning-load
-    }
-    warp.sync();  // the rows are in before the lanes read their own items  //@ load-sync
-    for (unsigned i = 0; i < kItemsPerThread; ++i) items[i] = turning[padded(lane * kItemsPerThread + i)];
-}
-
-// The reverse of load_items: each lane puts its items where it took them from, and the warp
-// writes its part row by row (positions below n only). A lane overwrites only the places it
-// read itself, so no barrier is needed before.
-template <class T>
-__device__ void store_items(T* out, std::size_t warp_start, std::size_t n, const Warp& warp, T* turning,
-                            const T (&items)[kItemsPerThread]) {
-    const unsigned lane = warp.thread_rank();
-    for (unsigned i = 0; i < kItemsPerThread; ++i) turning[padded(lane * kItemsPerThread + i)] = items[i];
-    warp.sync();  // every lane's items are in before the rows are read  //@ store-sync
-    for (unsigned row = 0; row < kItemsPerThread; ++row) {
-        const unsigned k = row * kWarpSize + lane;
-        if (warp_start + k < n) out[warp_start + k] = turning[padded(k)];  //@ store
-    }
+    return {base + warp.meta_group_rank() * Policy::kTurningSize, base + block_warps<Policy>(warp) * Policy::kTurningSize};
 }
 
 // Where this warp's part of tile `tile` starts in the array.
-__device__ inline std::size_t warp_part_start(std::size_t tile, const Warp& warp) {
-    return (tile * warp.meta_group_size() + warp.meta_group_rank()) * kWarpTileSize;
+template <class Policy>
+__device__ std::size_t warp_part_start(std::size_t tile, const Warp& warp) {
+    return (tile * block_warps<Policy>(warp) + warp.meta_group_rank()) * Policy::kWarpPart;
+}
+
+// ---- How a warp moves its part of the tile: coalesced rows, each lane's items through shared ---
+
+// The warp reads its part, which starts at warp_start, into its turning area row by row, 32
+// consecutive elements at a time (coalesced); positions past n hold the identity.
+template <class Policy, class T, class Op>
+__device__ void load_rows(const T* in, std::size_t warp_start, std::size_t n, const Warp& warp, T* turning, Op op) {
+    const unsigned lane = warp.thread_rank();
+    for (unsigned row = 0; row < Policy::kItemsPerThread; ++row) {
+        const unsigned k = row * kWarpSize + lane;
+        turning[Policy::slot(k)] = warp_start + k < n ? in[warp_start + k] : op.identity();  //@ turning-load
+    }
+}
+
+// Each lane takes its own consecutive items from the turning area (corner turning), once the
+// whole part is there.
+template <class Policy, class T>
+__device__ void take_items(const Warp& warp, const T* turning, T (&items)[Policy::kItemsPerThread]) {
+    warp.sync();  // the part is in before the lanes read their own items  //@ load-sync
+    const unsigned lane = warp.thread_rank();
+    for (unsigned i = 0; i < Policy::kItemsPerThread; ++i) items[i] = turning[Policy::slot(lane * Policy::kItemsPerThread + i)];
+}
+
+// The reverse of take_items: each lane puts its items back where it took them from. A lane
+// overwrites only the places it read itself, so no barrier is needed before.
+template <class Policy, class T>
+__device__ void put_items(const Warp& warp, T* turning, const T (&items)[Policy::kItemsPerThread]) {
+    const unsigned lane = warp.thread_rank();
+    for (unsigned i = 0; i < Policy::kItemsPerThread; ++i) turning[Policy::slot(lane * Policy::kItemsPerThread + i)] = items[i];
+    warp.sync();  // every lane's items are in before the part is read  //@ store-sync
+}
+
+// The reverse of load_rows: the warp writes its part row by row, positions below n only.
+template <class Policy, class T>
+__device__ void store_rows(T* out, std::size_t warp_start, std::size_t n, const Warp& warp, const T* turning) {
+    const unsigned lane = warp.thread_rank();
+    for (unsigned row = 0; row < Policy::kItemsPerThread; ++row) {
+        const unsigned k = row * kWarpSize + lane;
+        if (warp_start + k < n) out[warp_start + k] = turning[Policy::slot(k)];  //@ store
+    }
+}
+
+// This lane's Policy::kItemsPerThread consecutive elements of the warp's part (identity past n).
+template <class Policy, class T, class Op>
+__device__ void load_items(const T* in, std::size_t warp_start, std::size_t n, const Warp& warp, T* turning,
+                           T (&items)[Policy::kItemsPerThread], Op op) {
+    load_rows<Policy>(in, warp_start, n, warp, turning, op);
+    take_items<Policy>(warp, turning, items);
+}
+
+// The reverse of load_items (positions below n only).
+template <class Policy, class T>
+__device__ void store_items(T* out, std::size_t warp_start, std::size_t n, const Warp& warp, T* turning,
+                            const T (&items)[Policy::kItemsPerThread]) {
+    put_items<Policy>(warp, turning, items);
+    store_rows<Policy>(out, warp_start, n, warp, turning);
 }
 
 // ---- Thread-level combining: a thread's own items, in order ---------------------------------
 
-template <class T, class Op>
-__device__ T reduce_items(const T (&items)[kItemsPerThread], Op op) {
+template <unsigned Items, class T, class Op>
+__device__ T reduce_items(const T (&items)[Items], Op op) {
     T total = items[0];
-    for (unsigned i = 1; i < kItemsPerThread; ++i) total = op(total, items[i]);  //@ reduce-items
+    for (unsigned i = 1; i < Items; ++i) total = op(total, items[i]);  //@ reduce-items
     return total;
+}
+
+// Each item becomes the combination of `before` and the items up to it.
+template <unsigned Items, class T, class Op>
+__device__ void scan_items(T (&items)[Items], T before, Op op) {
+    T running = before;
+    for (unsigned i = 0; i < Items; ++i) {
+        running = op(running, items[i]);  //@ scan-items
+        items[i] = running;
+    }
 }
 
 // ---- Warp-level combining with shuffles (the lanes of a warp, in lane order) ----------------
@@ -194,10 +255,14 @@ __device__ T block_reduce(const Warp& warp, T value, T* warp_values, Op op) {
     // END PROMPT
 }
 
-// Each thread gets the combination of `before` (what comes before the block) and the values
-// of every thread before it.
-template <class T, class Op>
-__device__ T block_exclusive_scan(const Warp& warp, T value, T before, T* warp_values, Op op) {
+// Each thread gets what comes before its value: the values of the threads before it in the
+// block, after what comes before the block. That is prefix(warp, block_total), which warp 0
+// calls, every lane of it, between the two barriers while the other warps wait: a value known
+// beforehand (KnownPrefix), or one the block must wait for, such as the tiles before it in a
+// single-pass scan. block_total() returns the block's total to a prefix that needs it (a
+// shuffle, which the others never pay for). After CUB's BlockScan with a block prefix callback.
+template <class T, class Op, class Prefix>
+__device__ T block_exclusive_scan(const Warp& warp, T value, T* warp_values, const Prefix& prefix, Op op) {
     // BEGIN SOLUTION
     const unsigned lane = warp.thread_rank();
     const T inclusive = warp_inclusive_scan(warp, value, kWarpSize, op);
@@ -210,6 +275,7 @@ __device__ T block_exclusive_scan(const Warp& warp, T value, T before, T* warp_v
         const T total = lane < warps ? warp_values[lane] : op.identity();
         const T totals_through = warp_inclusive_scan(warp, total, warps, op);
         const T earlier_warps = warp.shfl_up(totals_through, 1);
+        const T before = prefix(warp, [&] { return warp.shfl(totals_through, warps - 1); });
         if (lane < warps) warp_values[lane] = lane == 0 ? before : op(before, earlier_warps);  //@ carry
     }
     __syncthreads();  // what comes before each warp is in  //@ carry-barrier
@@ -217,24 +283,35 @@ __device__ T block_exclusive_scan(const Warp& warp, T value, T before, T* warp_v
     return lane == 0 ? before_warp : op(before_warp, earlier_lanes);
     // END SOLUTION
     // BEGIN PROMPT
-    //| // TODO 2: scan the threads' values within each warp (warp_inclusive_scan), let warp 0
-    //| //         turn the warps' totals into what comes before each warp (starting from
-    //| //         `before`), and return what comes before this thread.
-    //| return before;
+    //| // TODO 2: scan the threads' values within each warp (warp_inclusive_scan); warp 0 scans
+    //| //         the warps' totals, calls prefix(warp, block_total) to learn what comes before
+    //| //         the block (block_total: a function that returns the block's total), and turns
+    //| //         the totals into what comes before each warp; return what comes before this
+    //| //         thread.
+    //| return value;
     // END PROMPT
 }
+
+// The prefix of a block that knows beforehand what comes before it.
+template <class T>
+struct KnownPrefix {
+    T before;
+    template <class BlockTotal>
+    __device__ T operator()(const Warp& /*warp*/, const BlockTotal& /*block_total*/) const {
+        return before;
+    }
+};
 
 // ---- The three kernels --------------------------------------------------------------------
 
 // Kernel 1: block b writes the total of tile b of `in` (n elements) to totals[b].
-template <class T, class Op>
+template <class T, class Op, class Policy = HierarchicalPolicy>
 __global__ void reduce_tiles_kernel(const T* in, T* totals, std::size_t n, Op op) {
     extern __shared__ __align__(scanlab::kSharedAlignment) unsigned char shared_bytes[];
     const Warp warp = cg::tiled_partition<kWarpSize>(cg::this_thread_block());
-    const TileShared<T> shared = tile_shared<T>(shared_bytes, warp);
-    const std::size_t warp_start = warp_part_start(blockIdx.x, warp);
-    T items[kItemsPerThread];
-    load_items(in, warp_start, n, warp, shared.turning, items, op);
+    const TileShared<T> shared = tile_shared<Policy, T>(shared_bytes, warp);
+    T items[Policy::kItemsPerThread];
+    load_items<Policy>(in, warp_part_start<Policy>(blockIdx.x, warp), n, warp, shared.turning, items, op);
     // BEGIN SOLUTION
     const T total = block_reduce(warp, reduce_items(items, op), shared.warp_values, op);
     if (threadIdx.x == 0) totals[blockIdx.x] = total;
@@ -249,30 +326,27 @@ __global__ void reduce_tiles_kernel(const T* in, T* totals, std::size_t n, Op op
 // Kernels 2 and 3: block b scans tile b of `in` (n elements) into `out`, starting from
 // scanned_totals[b - 1], the scanned total of all tiles before it (nothing before tile 0).
 // scanned_totals is null when the whole level is one tile (kernel 2). `in` may be `out`.
-template <class T, class Op>
+template <class T, class Op, class Policy = HierarchicalPolicy>
 __global__ void scan_tiles_kernel(const T* in, T* out, const T* scanned_totals, std::size_t n, Op op) {
     extern __shared__ __align__(scanlab::kSharedAlignment) unsigned char shared_bytes[];
     const Warp warp = cg::tiled_partition<kWarpSize>(cg::this_thread_block());
-    const TileShared<T> shared = tile_shared<T>(shared_bytes, warp);
-    const std::size_t warp_start = warp_part_start(blockIdx.x, warp);
-    T items[kItemsPerThread];
-    load_items(in, warp_start, n, warp, shared.turning, items, op);
+    const TileShared<T> shared = tile_shared<Policy, T>(shared_bytes, warp);
+    const std::size_t warp_start = warp_part_start<Policy>(blockIdx.x, warp);
+    T items[Policy::kItemsPerThread];
+    load_items<Policy>(in, warp_start, n, warp, shared.turning, items, op);
     // BEGIN SOLUTION
     const T own_total = reduce_items(items, op);
     const T before_tile = blockIdx.x > 0 ? scanned_totals[blockIdx.x - 1] : op.identity();  //@ before-tile
-    T running = block_exclusive_scan(warp, own_total, before_tile, shared.warp_values, op);
-    for (unsigned i = 0; i < kItemsPerThread; ++i) {
-        running = op(running, items[i]);  //@ scan-items
-        items[i] = running;
-    }
+    const T before = block_exclusive_scan(warp, own_total, shared.warp_values, KnownPrefix<T>{before_tile}, op);
+    scan_items(items, before, op);
     // END SOLUTION
     // BEGIN PROMPT
     //|
     //| // TODO 4: combine this thread's items (reduce_items), find what comes before them
-    //| //         (block_exclusive_scan, starting from what comes before the tile), and scan the
-    //| //         items from there.
+    //| //         (block_exclusive_scan, starting from what comes before the tile: KnownPrefix),
+    //| //         and scan the items from there (scan_items).
     // END PROMPT
-    store_items(out, warp_start, n, warp, shared.turning, items);
+    store_items<Policy>(out, warp_start, n, warp, shared.turning, items);
 }
 
 // ---- The host entry -------------------------------------------------------------------------
@@ -287,11 +361,11 @@ inline std::vector<std::size_t> level_sizes(std::size_t n, unsigned tile_size) {
 
 template <class T, class Op>
 void hierarchical_scan(const T* d_in, T* d_out, std::size_t n, unsigned tile_size, Op op) {
-    check_tile_size<T>(tile_size);
+    check_tile_size<HierarchicalPolicy, T>(tile_size);
     if (n == 0) return;
     const std::vector<std::size_t> levels = level_sizes(n, tile_size);
-    const unsigned threads = tile_size / kItemsPerThread;
-    const std::size_t shared_bytes = tile_shared_bytes<T>(threads);
+    const unsigned threads = tile_size / HierarchicalPolicy::kItemsPerThread;
+    const std::size_t shared_bytes = tile_shared_bytes<HierarchicalPolicy, T>(threads);
     // BEGIN SOLUTION
     // One buffer for the totals of every level above the input, allocated once per call.
     std::size_t scratch_elements = 0;
@@ -311,8 +385,8 @@ void hierarchical_scan(const T* d_in, T* d_out, std::size_t n, unsigned tile_siz
     }
     // The top level fits in one tile, scanned by just enough warps to hold it (the padding
     // of a tile costs as much work as its elements); nothing comes before it.
-    const auto top_threads = static_cast<unsigned>(scanlab::ceil_div(levels[top], kWarpTileSize) * kWarpSize);  //@ top-threads
-    scan_tiles_kernel<<<1, top_threads, tile_shared_bytes<T>(top_threads)>>>(
+    const auto top_threads = static_cast<unsigned>(scanlab::ceil_div(levels[top], HierarchicalPolicy::kWarpPart) * kWarpSize);  //@ top-threads
+    scan_tiles_kernel<<<1, top_threads, tile_shared_bytes<HierarchicalPolicy, T>(top_threads)>>>(
         source(top), level_data[top], static_cast<const T*>(nullptr), levels[top], op);
     SCANLAB_CUDA_CHECK(cudaGetLastError());
     // Down: every tile of a level starts from the scanned totals of the level above.

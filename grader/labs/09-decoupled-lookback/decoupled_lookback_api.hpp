@@ -22,10 +22,6 @@ template <class T, class Op>
 void decoupled_lookback_scan(void* d_temp_storage, std::size_t& temp_storage_bytes, const T* d_in, T* d_out, std::size_t n,
                              Op op);
 }  // namespace scanlab_reference
-// The same with the lab's tuned policy.
-template <class T, class Op>
-void decoupled_lookback_scan(void* d_temp_storage, std::size_t& temp_storage_bytes, const T* d_in, T* d_out, std::size_t n,
-                             Op op);
 
 namespace lab09 {
 

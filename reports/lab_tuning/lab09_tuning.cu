@@ -6,12 +6,15 @@
 // copy. Temporary storage is allocated outside the timed region, for CUB and the lab alike.
 // Every timed output is checked against CUB's.
 //
-// Built by the cuda backend as lab09_tuning (a benchmark, not a test: run it by hand).
+// Built by the cuda backend as lab09_tuning (reports/lab_tuning/README.md; a benchmark, not a
+// test: run it by hand).
 //
-//   lab09_tuning rows    the tuned policy at 2^20 ... 2^30, int32, float32, int64, double
+//   lab09_tuning rows         the tuned policy at 2^20 ... 2^30, int32, float32, int64, double
 //   lab09_tuning quick        the tuned policy at 2^20, 2^24 and 2^28, int32, int64, double
 //   lab09_tuning candidates   the policies that came out best, at the sizes of `rows`
-//   lab09_tuning sweep   policies (threads x items per thread x back-off), 4 and 8 bytes
+//   lab09_tuning sweep        policies (threads x items per thread x back-off), 4 and 8 bytes
+//   lab09_tuning ticket       smaller tiles at 2^28, where the costs of a tile beyond its bytes
+//                             (the ticket, the barriers, the look-back) weigh most
 #include SCANLAB_LAB_SOURCE
 
 #include <cub/device/device_scan.cuh>
@@ -203,7 +206,7 @@ int main(int argc, char** argv) {
         compare<int, ScanPolicy<256, 23, 0>, ScanPolicy<512, 23, 0>>(timer, std::size_t{1} << 28, true);
         compare<double, ScanPolicy<256, 19, 0>>(timer, std::size_t{1} << 28, true);
     } else {
-        std::fprintf(stderr, "usage: %s rows|sweep\n", argv[0]);
+        std::fprintf(stderr, "usage: %s rows|quick|candidates|sweep|ticket\n", argv[0]);
         return 2;
     }
     return 0;

@@ -1,6 +1,7 @@
 #include "checks/memory_order.hpp"
 
 #include <algorithm>
+#include <string>
 #include <utility>
 
 #include "memory/memory.hpp"
@@ -208,6 +209,27 @@ Relation relation(const Thread* t, const Stamp& p) {
   };
   if (set_by_other_thread(o.seen) || (mine && any_flag(mine->read, set_by_other_thread))) return Relation::other_thread;
   return Relation::unordered;
+}
+
+std::string advice(Relation r, const std::string& earlier, const std::string& later) {
+  switch (r) {
+    case Relation::not_published:
+      return "block " + later + " read a flag that block " + earlier + " set after this access, but " + earlier +
+             " set it with no release pattern: put __threadfence() between the access and the flag store (or store "
+             "the flag with a release atomic)";
+    case Relation::other_thread:
+      return "another thread of block " + earlier + " set the flag that block " + later + " read, with no barrier "
+             "between this access and its fence: a fence covers its own thread's accesses and those before a "
+             "barrier it crossed; put __syncthreads() before the __threadfence()";
+    case Relation::not_acquired:
+      return "block " + earlier + " published this access (a fence before its flag), and block " + later +
+             " read the flag, but with no acquire pattern after it: put __threadfence() between reading the flag "
+             "and this access (or read the flag with an acquire load)";
+    default:
+      return "nothing orders the two blocks: blocks run in any order, and a hand-off needs a __threadfence() "
+             "between the data and the flag on the writer's side (or a release store) and one between the flag "
+             "and the data on the reader's side (or an acquire load)";
+  }
 }
 
 }  // namespace scanlab::sim::detail::memory_order

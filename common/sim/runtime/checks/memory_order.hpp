@@ -20,6 +20,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -76,6 +77,10 @@ void strong_access(Thread* t, std::uintptr_t address, bool reads, bool writes, O
 Scope current_atomic_scope();
 
 Relation relation(const Thread* t, const Stamp& earlier);
+// What the access of block `earlier` would have needed to be ordered before the access of block
+// `later` that stands to it as `r`, for a report: which side of the hand-off lacks what, and the
+// one-line fix.
+std::string advice(Relation r, const std::string& earlier, const std::string& later);
 // Whether `earlier` is ordered before t's access now: relation() == ordered, quickly when t's
 // block knows nothing of the other block.
 bool ordered(const Thread* t, const Stamp& earlier);

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "base/device_limits.hpp"
+#include "memory/race_shadow.hpp"
 #include "threads/check_parts.hpp"
 
 namespace scanlab::sim::detail {
@@ -30,15 +31,6 @@ struct Thread;
 }
 
 namespace scanlab::sim::detail::race_detector {
-
-// kBlind: a write that does not read what was there (atomicExch, an atomic store).
-// kBlockScope: an atomic of block scope (atomicAdd_block, thread_scope_block), which is atomic
-// only for the threads of its block: beside another block's access it is a plain one.
-// kCompareAndSwap: atomicCAS, compare_exchange: it checks the guess its thread read before.
-enum AccessFlags : std::uint8_t {
-  kRead = 0, kWrite = 1, kAtomic = 2, kVolatile = 4, kBlind = 8, kBlockScope = 16, kCompareAndSwap = 32
-};
-
 
 // The launch whose accesses are current; records of earlier launches are ordered before it.
 // `parallel`: blocks run on several OS threads, so a global-memory granule is checked under a lock.

@@ -96,7 +96,7 @@ FreeResult deallocate(void* p) {
   const std::size_t offset = a - regions.global_begin;
   const std::size_t span = footprint(alloc.bytes);
   memory::close_buffer(a, alloc.bytes);
-  race_shadow::forget_range(a, alloc.bytes);
+  race_detector::forget_range(a, alloc.bytes);
   in_use -= alloc.bytes;
   // Return the range, merging with free neighbours so large buffers can be reused.
   auto next = free_ranges().lower_bound(offset);

@@ -162,18 +162,18 @@ void fence(Thread* t, Order order, Scope scope) {
   }
 }
 
-void strong_access(Thread* t, std::uintptr_t address, bool reads, bool writes, Order order, Scope scope) {
+void strong_access(Thread* t, const Access& a) {
   // A block's own memory (shared memory, a thread's stack) is ordered by barriers and
   // __syncwarp; its accesses run outside the serial phase, where flags may not be touched.
-  if (memory::block_private(address)) return;
-  if (scope == Scope::block) return;  // synchronizes nothing with another block
-  const std::uintptr_t key = address & ~(kGranule - 1);
-  if (reads && sync_objects.count(key)) {
+  if (memory::block_private(a.address)) return;
+  if (a.scope == Scope::block) return;  // synchronizes nothing with another block
+  const std::uintptr_t key = a.address & ~(kGranule - 1);
+  if (a.kind != Access::Kind::write && sync_objects.count(key)) {
     ThreadOrdering& mine = thread_part(t);
     remember(mine.read, key);
-    if (acquires(order)) remember(mine.acquired, key);
+    if (acquires(a.order)) remember(mine.acquired, key);
   }
-  if (writes) release(t, key, releases(order));
+  if (a.kind != Access::Kind::read) release(t, key, releases(a.order));
 }
 
 bool ordered(const Thread* t, const Stamp& p) {
@@ -235,5 +235,5 @@ std::string advice(Relation r, const std::string& earlier, const std::string& la
 }  // namespace scanlab::sim::detail::memory_order
 
 void scanlab::sim::next_atomic_of_block_scope() {
-  scanlab::sim::detail::memory_order::next_atomic_scope = scanlab::sim::detail::memory_order::Scope::block;
+  scanlab::sim::detail::memory_order::next_atomic_scope = scanlab::sim::detail::Scope::block;
 }

@@ -1,7 +1,7 @@
 // Memory ordering between blocks, by the PTX memory model. This module decides what an
 // operation is (a fence and its scope, an atomic with its order and scope, a volatile access)
 // and keeps what each block and thread has published, seen and acquired; the entry files
-// (atomics.cpp, std_atomic_hooks.cpp, instrumentation_hooks.cpp) only say what happened, and the
+// (entry/) only say what happened, through one path (entry/access.hpp), and the
 // race detector, which keeps the shadow cells, asks how an earlier access of another block
 // stands to the access being checked.
 //
@@ -25,6 +25,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/access.hpp"
 #include "threads/check_parts.hpp"
 
 namespace scanlab::sim::detail {
@@ -33,9 +34,6 @@ struct Thread;
 }  // namespace scanlab::sim::detail
 
 namespace scanlab::sim::detail::memory_order {
-
-enum class Order : std::uint8_t { relaxed, acquire, release, acq_rel, seq_cst };
-enum class Scope : std::uint8_t { block, device, system };
 
 // From the C++ memory order of a __tsan_atomic* call or a libcu++ operation (relaxed = 0 ...
 // seq_cst = 5; consume counts as acquire).
@@ -66,10 +64,9 @@ void end_interval(Block& b);
 
 // A fence (__threadfence*, atomic_thread_fence) by kernel thread t.
 void fence(Thread* t, Order order, Scope scope);
-// An atomic or volatile access by kernel thread t to a location outside its block's memory,
-// before the access is checked: `reads` and `writes` say what it does (both for a
-// read-modify-write).
-void strong_access(Thread* t, std::uintptr_t address, bool reads, bool writes, Order order, Scope scope);
+// An atomic or volatile access by kernel thread t, before it is checked; one to its block's own
+// memory orders nothing here (barriers and __syncwarp order that).
+void strong_access(Thread* t, const Access& a);
 
 // The scope of the C++ atomic operation (or fence) this OS thread makes next, as libcu++'s
 // atomics set it just before (their thread_scope; the __tsan_atomic* hooks carry none), then

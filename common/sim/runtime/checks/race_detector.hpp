@@ -21,6 +21,7 @@
 #include <memory>
 #include <vector>
 
+#include "base/access.hpp"
 #include "base/device_limits.hpp"
 #include "memory/race_shadow.hpp"
 #include "threads/check_parts.hpp"
@@ -43,6 +44,13 @@ void end_launch();
 // Every access of kernel code to device memory (an address in memory::in_window), before it
 // happens: bounds and never-written bytes (memory_check), then races.
 void check_access(Thread* t, std::uintptr_t address, std::size_t bytes, std::uint8_t flags, std::uintptr_t pc);
+// What the shadow records of an access: its AccessFlags.
+inline std::uint8_t flags_of(const Access& a) {
+  if (a.strength == Access::Strength::atomic)
+    return kAtomic | kWrite | (a.blind ? kBlind : 0) | (a.compare_and_swap ? kCompareAndSwap : 0) |
+           (a.scope == Scope::block ? kBlockScope : 0);
+  return (a.kind != Access::Kind::read ? kWrite : 0) | (a.strength == Access::Strength::volatile_access ? kVolatile : 0);
+}
 // __syncwarp: what each lane in `mask` did before is ordered before what any of them does after.
 void join_lanes(Thread* warp_lanes, unsigned mask);
 // The sync() of a tile of several warps: what any thread of warps [first_warp, first_warp + count)

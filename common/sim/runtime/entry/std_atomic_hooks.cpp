@@ -2,41 +2,37 @@
 // simulator's libcu++ atomics, <cuda/atomic>) in code compiled with -fsanitize=thread become
 // calls to __tsan_atomic*, with their memory order. Host code of the labs uses them (the
 // multithreaded CPU scan), so they are real atomic operations here. Inside a kernel they are
-// also atomic accesses for the race detector, loads, stores and read-modify-writes of their
-// order for memory_order (of system scope: libcu++'s narrower scopes reach memory_order
-// directly, see scanlab/sim/atomic.hpp), and spin-wait points.
+// also atomic loads, stores and read-modify-writes of their order (of system scope: libcu++'s
+// narrower scopes reach memory_order directly, see scanlab/sim/atomic.hpp) and spin-wait points,
+// on the path of every access (entry/access.hpp).
 #include <cstdint>
 
+#include "base/access.hpp"
 #include "checks/memory_order.hpp"
-#include "checks/race_detector.hpp"
-#include "launch/launch_replay.hpp"
-#include "memory/memory.hpp"
-#include "threads/scheduler.hpp"
+#include "entry/access.hpp"
 #include "threads/thread.hpp"
 
 namespace scanlab::sim::detail {
 namespace {
 enum class Kind { load, store, read_modify_write, compare_exchange };
 inline void kernel_atomic(volatile void* p, std::size_t bytes, std::uintptr_t pc, Kind kind, int order) {
-  const memory_order::Scope scope = memory_order::current_atomic_scope();
+  const Scope scope = memory_order::current_atomic_scope();
   Thread* t = current_thread;
   if (!t) return;
-  auto address = reinterpret_cast<std::uintptr_t>(const_cast<void*>(p));
-  // Before the operation, which follows this call directly: a spin-wait point inside the
-  // block, or an operation other blocks see, which waits for the serial phase.
-  if (memory::block_private(address)) scheduler::yield(t, pc);
-  else scheduler::cross_block(t, pc);
-  memory_order::strong_access(t, address, kind != Kind::store, kind != Kind::load, memory_order::from_cpp(order), scope);
-  if (memory::in_window(address)) {
-    // A store may be the first write of a location (kBlind).
-    std::uint8_t flags = race_detector::kAtomic | race_detector::kWrite;
-    if (kind == Kind::store) flags |= race_detector::kBlind;
-    if (kind == Kind::compare_exchange) flags |= race_detector::kCompareAndSwap;
-    if (scope == memory_order::Scope::block) flags |= race_detector::kBlockScope;
-    race_detector::check_access(t, address, bytes, flags, pc);
-  } else {
-    launch_replay::note_access_outside_device_memory(address);
-  }
+  Access a;
+  a.address = reinterpret_cast<std::uintptr_t>(const_cast<void*>(p));
+  a.bytes = bytes;
+  a.kind = kind == Kind::load    ? Access::Kind::read
+           : kind == Kind::store ? Access::Kind::write
+                                 : Access::Kind::read_modify_write;
+  a.strength = Access::Strength::atomic;
+  a.order = memory_order::from_cpp(order);
+  a.scope = scope;
+  a.spin_point = true;
+  a.blind = kind == Kind::store;  // a store may be the first write of a location
+  a.compare_and_swap = kind == Kind::compare_exchange;
+  a.pc = pc;
+  access_path::run(t, a);
 }
 }  // namespace
 

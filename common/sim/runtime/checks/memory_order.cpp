@@ -105,7 +105,7 @@ Order from_cpp(int order) {
   }
 }
 
-void begin_launch() { sync_objects.clear(); }
+void begin_launch(const Launch&) { sync_objects.clear(); }
 
 thread_local Scope next_atomic_scope = Scope::system;
 

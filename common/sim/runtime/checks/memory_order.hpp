@@ -30,6 +30,7 @@
 
 namespace scanlab::sim::detail {
 struct Block;
+struct Launch;
 struct Thread;
 }  // namespace scanlab::sim::detail
 
@@ -57,7 +58,7 @@ enum class Relation : std::uint8_t {
   unordered,      // no flag links the two
 };
 
-void begin_launch();
+void begin_launch(const Launch& launch);
 void begin_block(Block& b);
 // A barrier of block b is crossed: what any thread saw or acquired is its whole block's.
 void end_interval(Block& b);

@@ -145,16 +145,16 @@ __attribute__((noinline)) void check_cell(Cell<Shared>& cell, Thread* t, const A
 
 }  // namespace
 
-void begin_launch(std::uint32_t launch_id, bool race_check, bool parallel) {
-  begin_launch_shadow(launch_id);
-  race_check_enabled = race_check;
+void begin_launch(const Launch& launch) {
+  begin_launch_shadow(launch.id);
+  race_check_enabled = launch.race_check;
   held_races.clear();
   guess_code.clear();
-  lock_global_cells = parallel;
+  lock_global_cells = launch.parallel;
 }
 
 
-void end_launch() {
+void end_launch(const Launch&) {
   for (const auto& [code, held] : held_races) {
     if (guess_code.count(code.first)) continue;
     if (first_time(ReportKind::race, code.first, code.second))

@@ -28,18 +28,19 @@
 
 namespace scanlab::sim::detail {
 struct Block;
+struct Launch;
 struct Thread;
 }
 
 namespace scanlab::sim::detail::race_detector {
 
 // The launch whose accesses are current; records of earlier launches are ordered before it.
-// `parallel`: blocks run on several OS threads, so a global-memory granule is checked under a lock.
-void begin_launch(std::uint32_t launch_id, bool race_check, bool parallel);
+// Where its blocks run on several OS threads, a global-memory granule is checked under a lock.
+void begin_launch(const Launch& launch);
 void begin_block(Block& b);
 // After the last block: the races of plain reads beside atomic writes whose code never turned
 // out to be a compare-and-swap loop's guess are reported.
-void end_launch();
+void end_launch(const Launch& launch);
 
 // Every access of kernel code to device memory (an address in memory::in_window), before it
 // happens: bounds and never-written bytes (memory_check), then races.

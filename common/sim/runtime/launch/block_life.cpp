@@ -3,16 +3,11 @@
 #include <memory>
 #include <utility>
 
-#include "checks/counters.hpp"
-#include "checks/memory_check.hpp"
-#include "checks/memory_order.hpp"
-#include "checks/race_detector.hpp"
-#include "collectives/barrier.hpp"
 #include "collectives/tile_barrier.hpp"
 #include "collectives/warp.hpp"
+#include "launch/module_hooks.hpp"
 #include "threads/fiber_stacks.hpp"
 #include "threads/scheduler.hpp"
-#include "threads/shared_memory.hpp"
 
 namespace scanlab::sim::detail::blocks {
 namespace {
@@ -69,19 +64,11 @@ void start(Block& b, Launch& launch, unsigned linear, unsigned slot, std::uint64
     if (!t->fiber) start_thread(t);
     b.runnable.push_back(t);
   }
-  barrier::begin_block(b);
-  warp::begin_block(b);
-  tile_barrier::begin_block(b);
-  shared_memory::begin_block(b);
-  race_detector::begin_block(b);
-  memory_order::begin_block(b);
-  memory_check::begin_block(b);
-  counters::begin_block(b);
+  module_hooks::begin_block(b);
 }
 
 void end(Block& b) {
-  counters::end_block(b);  // the last interval, while the shared memory is still placed
-  shared_memory::end_block(b);
+  module_hooks::end_block(b);
   if (b.finished) return;
   for (unsigned i = 0; i < b.thread_count; ++i) b.threads[i].fiber = boost::context::fiber{};
 }

@@ -20,14 +20,13 @@
 #include "base/device_limits.hpp"
 #include "base/settings.hpp"
 #include "checks/counters.hpp"
-#include "checks/memory_order.hpp"
-#include "checks/race_detector.hpp"
 #include "findings/errors.hpp"
 #include "findings/report.hpp"
 #include "launch/coresidency.hpp"
 #include "launch/deadlock.hpp"
 #include "launch/launch_configuration.hpp"
 #include "launch/launch_replay.hpp"
+#include "launch/module_hooks.hpp"
 #include "launch/run.hpp"
 #include "memory/managed_memory.hpp"
 #include "threads/fault_handler.hpp"
@@ -185,10 +184,10 @@ void launch(const LaunchRequest& request) {
   const std::vector<unsigned> order = dispatch_order(launch.block_count, s, random);
   Run r;
   prepare(r, launch, s, order);
+  launch.race_check = s.race_check;
+  launch.parallel = r.workers > 1;
   set_launch_running(true);
-  race_detector::begin_launch(launch.id, s.race_check, r.workers > 1);
-  memory_order::begin_launch();
-  counters::begin_launch(launch);
+  module_hooks::begin_launch(launch);
 
   unsigned idle_rounds = 0;
   ReliedOnCoresidency relied;
@@ -203,7 +202,7 @@ void launch(const LaunchRequest& request) {
   if (relied.waited && !launch.aborted &&
       first_time(ReportKind::coresidency, relied.waited_pc, reinterpret_cast<std::uintptr_t>(launch.thread_entry)))
     coresidency::report_relied_on_coresidency(launch, *relied.fit, *relied.waited);
-  race_detector::end_launch();
+  module_hooks::end_launch(launch);
   set_launch_running(false);
   for (unsigned slot = 0; slot < r.slot_count; ++slot) counters::add_block_counts(r.block(slot));
   if (launch.error != cudaSuccess) set_pending_error(launch.error);

@@ -1,6 +1,7 @@
 // One resident block: its threads, the scheduler's bookkeeping, and the part of the block each
 // module keeps. A module sets its part up in its begin_block() (and tears it down in its
-// end_block(), where it holds something beyond the block's life); only that module writes it.
+// end_block(), where it holds something beyond the block's life), which the launch runs from
+// one list (launch/module_hooks.cpp); only that module writes its part.
 #pragma once
 
 #include <memory>

@@ -12,24 +12,15 @@
 
 #include <cstdint>
 #include <cstddef>
-#include <unordered_map>
-#include <utility>
-#include <vector>
 
 #include "scanlab/sim/counters.hpp"
-#include "threads/check_parts.hpp"
-
-namespace scanlab::sim::detail {
-struct Block;
-struct Thread;
-struct Launch;
-}  // namespace scanlab::sim::detail
+#include "threads/block.hpp"
+#include "threads/launch.hpp"
 
 namespace scanlab::sim::detail::counters {
 
 // Read on every access and basic block of lab code: one predictable branch while off.
 extern bool enabled;
-
 
 void begin_launch(const Launch& launch);
 void begin_block(Block& b);

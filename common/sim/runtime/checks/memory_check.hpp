@@ -22,12 +22,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "threads/check_parts.hpp"
-
-namespace scanlab::sim::detail {
-struct Block;
-struct Thread;
-}
+#include "threads/block.hpp"
 
 namespace scanlab::sim::detail::memory_check {
 

@@ -21,18 +21,10 @@
 
 #include <cstdint>
 #include <string>
-#include <unordered_map>
-#include <utility>
-#include <vector>
 
 #include "base/access.hpp"
-#include "threads/check_parts.hpp"
-
-namespace scanlab::sim::detail {
-struct Block;
-struct Launch;
-struct Thread;
-}  // namespace scanlab::sim::detail
+#include "threads/block.hpp"
+#include "threads/launch.hpp"
 
 namespace scanlab::sim::detail::memory_order {
 
@@ -47,7 +39,6 @@ struct Stamp {
   std::uint32_t interval;
   std::uint32_t clock;
 };
-
 
 // How an earlier access of another block stands to a thread's access now.
 enum class Relation : std::uint8_t {

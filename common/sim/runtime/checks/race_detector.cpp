@@ -34,14 +34,12 @@ bool race_check_enabled = true;  // the schedule's setting, read once per launch
 std::atomic<std::uint32_t> next_run{1};
 bool lock_global_cells = false;  // blocks of this launch run on several OS threads
 
-
 struct HeldRace {
   Finding finding;
 };
 std::mutex held_mutex;
 std::map<std::pair<std::uintptr_t, std::uintptr_t>, HeldRace> held_races;  // by (read's code, atomic's code)
 std::set<std::uintptr_t> guess_code;  // code of plain reads that their thread's atomicCAS checked
-
 
 // A reader of another interval (or block, or launch), or c's own thread, leaves room for c.
 bool replaceable(const SharedRecord& r, const SharedRecord& c) {
@@ -69,10 +67,6 @@ template <bool Shared>
 bool covered(const AccessRecord<Shared>& r0, const AccessRecord<Shared>& r1, const AccessRecord<Shared>& c) {
   return stands_for<Shared>(r0, c) && stands_for<Shared>(r1, c) && r0.by.thread() / kWarpSize != r1.by.thread() / kWarpSize;
 }
-
-
-
-
 
 template <bool Shared>
 void report_race(const AccessRecord<Shared>& p, const Thread* t, const AccessRecord<Shared>& c, std::uintptr_t address,
@@ -119,8 +113,6 @@ void learn_guess(const Cell<Shared>& cell, const AccessRecord<Shared>& c) {
     }
 }
 
-
-
 template <bool Shared>
 __attribute__((noinline)) void check_cell(Cell<Shared>& cell, Thread* t, const AccessRecord<Shared> c,
                                           std::uintptr_t address) {
@@ -152,7 +144,6 @@ void begin_launch(const Launch& launch) {
   guess_code.clear();
   lock_global_cells = launch.parallel;
 }
-
 
 void end_launch(const Launch&) {
   for (const auto& [code, held] : held_races) {

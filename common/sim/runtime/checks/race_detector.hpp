@@ -15,22 +15,13 @@
 // read of data that a flag announced without both patterns may see a stale value (a warning).
 #pragma once
 
-#include <array>
 #include <cstddef>
 #include <cstdint>
-#include <memory>
-#include <vector>
 
 #include "base/access.hpp"
-#include "base/device_limits.hpp"
 #include "memory/race_shadow.hpp"
-#include "threads/check_parts.hpp"
-
-namespace scanlab::sim::detail {
-struct Block;
-struct Launch;
-struct Thread;
-}
+#include "threads/block.hpp"
+#include "threads/launch.hpp"
 
 namespace scanlab::sim::detail::race_detector {
 

@@ -2,17 +2,10 @@
 // block wait at the same call site before any passes.
 #pragma once
 
-#include <cstdint>
-
 #include "base/site.hpp"
-#include "threads/collective_parts.hpp"
-
-namespace scanlab::sim::detail {
-struct Block;
-}
+#include "threads/block.hpp"
 
 namespace scanlab::sim::detail::barrier {
-
 
 void begin_block(Block& b);
 

@@ -8,18 +8,11 @@
 #pragma once
 
 #include <cstdint>
-#include <vector>
 
 #include "base/site.hpp"
-#include "threads/collective_parts.hpp"
-
-namespace scanlab::sim::detail {
-struct Block;
-struct Thread;
-}
+#include "threads/block.hpp"
 
 namespace scanlab::sim::detail::tile_barrier {
-
 
 void begin_block(Block& b);
 

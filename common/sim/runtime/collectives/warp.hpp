@@ -2,21 +2,12 @@
 // mask: nothing assumes that a warp runs in lockstep.
 #pragma once
 
-#include <array>
 #include <cstdint>
-#include <vector>
 
-#include "base/device_limits.hpp"
 #include "base/site.hpp"
-#include "threads/collective_parts.hpp"
-
-namespace scanlab::sim::detail {
-struct Block;
-struct Thread;
-}
+#include "threads/block.hpp"
 
 namespace scanlab::sim::detail::warp {
-
 
 void begin_block(Block& b);
 

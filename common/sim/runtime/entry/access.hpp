@@ -27,7 +27,7 @@ __attribute__((always_inline)) inline bool checks_only(const Thread* t, const Ac
 
 // The thread's turn before the access.
 __attribute__((always_inline)) inline void take_turn(Thread* t, const Access& a) {
-  // An atomic's own wait below ends a serial turn as well.
+  // An atomic ends a serial turn by its own wait: for the serial phase, or at a spin-wait point.
   if (a.strength != Access::Strength::atomic) scheduler::leave_serial_turn(t);
   if (a.strength == Access::Strength::plain) return;
   // Before the access, not after: the load or store follows directly, so a strong load sees the

@@ -27,7 +27,6 @@ enum AccessFlags : std::uint8_t {
   kRead = 0, kWrite = 1, kAtomic = 2, kVolatile = 4, kBlind = 8, kBlockScope = 16, kCompareAndSwap = 32
 };
 
-
 // Memory is tracked per 4-byte word, with a byte mask per access: exact for the element types
 // kernels scan (4 and 8 bytes); for sub-word elements, two threads writing different bytes of one
 // word can hide a third thread's conflict with the first (a missed report, never a false one).

@@ -19,7 +19,6 @@ Party party(const char* role, const Thread* t, SourceLocation where) {
   return p;
 }
 
-
 const Coordinates& coordinates_or_die(const char* name, const char* file, unsigned line) {
   Finding f;
   f.kind = ReportKind::unsupported;

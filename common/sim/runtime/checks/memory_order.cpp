@@ -1,0 +1,239 @@
+#include "checks/memory_order.hpp"
+
+#include <algorithm>
+#include <string>
+#include <utility>
+
+#include "memory/memory.hpp"
+#include "scanlab/sim/atomic.hpp"
+#include "threads/block.hpp"
+#include "threads/thread.hpp"
+
+namespace scanlab::sim::detail::memory_order {
+namespace {
+
+constexpr std::uintptr_t kGranule = 4;
+
+// What the stores to each global location (a flag, a counter) carried: the release marks of
+// every block that stored there, and what those blocks had acquired. Strong accesses outside a
+// block's own memory run in the serial phase, one at a time, so this needs no lock; the race
+// checks of the parallel phase only read it (node-based: entries stay where they are).
+std::unordered_map<std::uintptr_t, Knowledge> sync_objects;
+
+bool covers(const Mark* m, const Stamp& p) {
+  if (!m) return false;
+  if (p.interval < m->interval || p.clock <= m->any_thread_clock) return true;
+  for (const auto& [thread, clock] : m->threads)
+    if (thread == p.thread && p.clock <= clock) return true;
+  return false;
+}
+
+// `published_only`: what a release pattern published becomes what was acquired; nothing else.
+// A release hands on what the releasing thread knows the same way: all it saw as seen, what it
+// acquired as published.
+void merge(Knowledge& into, const Knowledge& from, bool published_only = false) {
+  into.published.merge(from.published);
+  into.seen.merge(published_only ? from.published : from.seen);
+}
+
+bool acquires(Order o) { return o == Order::acquire || o == Order::acq_rel || o == Order::seq_cst; }
+bool releases(Order o) { return o == Order::release || o == Order::acq_rel || o == Order::seq_cst; }
+
+ThreadOrdering& thread_part(Thread* t) {
+  t->block->ordering.threads_changed = true;
+  return t->block->ordering.threads[t->linear];
+}
+
+const Knowledge* sync_at(std::uintptr_t key) {
+  auto it = sync_objects.find(key);
+  return it == sync_objects.end() ? nullptr : &it->second;
+}
+
+void remember(std::vector<std::uintptr_t>& keys, std::uintptr_t key) {
+  if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(key);
+}
+
+// A store by thread t: the release mark of its block, and (with a release pattern) what the
+// thread and its block acquired, for cumulativity.
+void release(Thread* t, std::uintptr_t key, bool release_pattern) {
+  Block& b = *t->block;
+  BlockOrdering& o = b.ordering;
+  const std::uint32_t before_store = o.clock;
+  o.clock += 1;  // the store and what follows it are not covered by its own mark
+  Knowledge& sync = sync_objects[key];
+  const auto thread = static_cast<std::uint16_t>(t->linear);
+  Mark& own_seen = sync.seen.writable(b.linear);
+  own_seen.interval = std::max(own_seen.interval, b.barrier.interval);
+  add(own_seen, thread, before_store);
+  auto it = o.threads.find(t->linear);
+  const ThreadOrdering* mine = it == o.threads.end() ? nullptr : &it->second;
+  const bool fenced = mine && mine->fence_clock != 0;
+  if (release_pattern) {
+    Mark& own_published = sync.published.writable(b.linear);
+    own_published.interval = std::max(own_published.interval, b.barrier.interval);
+    add(own_published, thread, before_store);
+  } else if (fenced) {
+    Mark& own_published = sync.published.writable(b.linear);
+    own_published.interval = std::max(own_published.interval, mine->fence_interval);
+    add(own_published, thread, mine->fence_clock);
+  }
+  if (!release_pattern && !fenced) return;
+  merge(sync, o.acquired);
+  if (!mine) return;
+  if (mine->acquired_block_seen) merge(sync, o.seen, true);
+  for (std::uintptr_t k : mine->acquired)
+    if (const Knowledge* from = sync_at(k); from && from != &sync) merge(sync, *from);
+}
+
+const ThreadOrdering* find_thread(const Thread* t) {
+  const BlockOrdering& o = t->block->ordering;
+  if (o.threads.empty()) return nullptr;
+  auto it = o.threads.find(t->linear);
+  return it == o.threads.end() ? nullptr : &it->second;
+}
+
+}  // namespace
+
+Order from_cpp(int order) {
+  switch (order) {
+    case 0: return Order::relaxed;
+    case 1:
+    case 2: return Order::acquire;
+    case 3: return Order::release;
+    case 4: return Order::acq_rel;
+    default: return Order::seq_cst;
+  }
+}
+
+void begin_launch(const Launch&) { sync_objects.clear(); }
+
+thread_local Scope next_atomic_scope = Scope::system;
+
+Scope current_atomic_scope() { return std::exchange(next_atomic_scope, Scope::system); }
+
+void begin_block(Block& b) {
+  BlockOrdering& o = b.ordering;
+  o.clock = 1;
+  o.seen = {};
+  o.acquired = {};
+  o.threads.clear();
+  o.threads_changed = false;
+}
+
+void end_interval(Block& b) {
+  BlockOrdering& o = b.ordering;
+  if (!o.threads_changed) return;
+  // Each location once, however many threads read it (every thread of a block may add to one
+  // counter).
+  std::vector<std::uintptr_t> read, acquired;
+  bool acquires_block_seen = false;
+  for (auto& [linear, part] : o.threads) {
+    read.insert(read.end(), part.read.begin(), part.read.end());
+    acquired.insert(acquired.end(), part.acquired.begin(), part.acquired.end());
+    acquires_block_seen |= part.acquired_block_seen;
+    part.read.clear();
+    part.acquired.clear();
+    part.acquired_block_seen = false;
+  }
+  for (std::vector<std::uintptr_t>* keys : {&read, &acquired}) {
+    std::sort(keys->begin(), keys->end());
+    keys->erase(std::unique(keys->begin(), keys->end()), keys->end());
+  }
+  if (acquires_block_seen) merge(o.acquired, o.seen, true);
+  for (std::uintptr_t k : read)
+    if (const Knowledge* from = sync_at(k)) merge(o.seen, *from);
+  for (std::uintptr_t k : acquired)
+    if (const Knowledge* from = sync_at(k)) merge(o.acquired, *from, true);
+  o.threads_changed = false;
+}
+
+void fence(Thread* t, Order order, Scope scope) {
+  if (scope == Scope::block || order == Order::relaxed) return;  // orders nothing for another block
+  Block& b = *t->block;
+  ThreadOrdering& mine = thread_part(t);
+  if (releases(order)) {
+    mine.fence_interval = b.barrier.interval;
+    mine.fence_clock = b.ordering.clock;
+    b.ordering.clock += 1;
+  }
+  if (acquires(order)) {
+    for (std::uintptr_t k : mine.read) remember(mine.acquired, k);
+    mine.acquired_block_seen = true;
+  }
+}
+
+void strong_access(Thread* t, const Access& a) {
+  // A block's own memory (shared memory, a thread's stack) is ordered by barriers and
+  // __syncwarp; its accesses run outside the serial phase, where flags may not be touched.
+  if (memory::block_private(a.address)) return;
+  if (a.scope == Scope::block) return;  // synchronizes nothing with another block
+  const std::uintptr_t key = a.address & ~(kGranule - 1);
+  if (a.kind != Access::Kind::write && sync_objects.count(key)) {
+    ThreadOrdering& mine = thread_part(t);
+    remember(mine.read, key);
+    if (acquires(a.order)) remember(mine.acquired, key);
+  }
+  if (a.kind != Access::Kind::read) release(t, key, releases(a.order));
+}
+
+bool ordered(const Thread* t, const Stamp& p) {
+  const BlockOrdering& o = t->block->ordering;
+  if (o.threads.empty() && !o.acquired.published.find(p.block)) return false;
+  return relation(t, p) == Relation::ordered;
+}
+
+Relation relation(const Thread* t, const Stamp& p) {
+  const BlockOrdering& o = t->block->ordering;
+  const ThreadOrdering* mine = find_thread(t);
+  auto published_in = [&](const Knowledge& k) { return covers(k.published.find(p.block), p); };
+  auto seen_in = [&](const Knowledge& k) { return covers(k.seen.find(p.block), p); };
+  // Whether any of the flags `keys` carries what `in` finds.
+  auto any_flag = [&](const std::vector<std::uintptr_t>& keys, auto&& in) {
+    for (std::uintptr_t k : keys)
+      if (const Knowledge* from = sync_at(k); from && in(*from)) return true;
+    return false;
+  };
+  if (published_in(o.acquired)) return Relation::ordered;
+  if (mine && (any_flag(mine->acquired, published_in) || (mine->acquired_block_seen && published_in(o.seen))))
+    return Relation::ordered;
+  if (published_in(o.seen) || (mine && any_flag(mine->read, published_in))) return Relation::not_acquired;
+  if (seen_in(o.seen) || (mine && any_flag(mine->read, seen_in))) return Relation::not_published;
+  // Not covered even by a flag seen: was a flag set by another thread of its block after this
+  // access (in the simulator's order), with no barrier between?
+  auto set_by_other_thread = [&](const Knowledge& k) {
+    const Mark* m = k.seen.find(p.block);
+    if (!m || m->interval > p.interval) return false;
+    for (const auto& [thread, clock] : m->threads)
+      if (thread != p.thread && clock >= p.clock) return true;
+    return false;
+  };
+  if (set_by_other_thread(o.seen) || (mine && any_flag(mine->read, set_by_other_thread))) return Relation::other_thread;
+  return Relation::unordered;
+}
+
+std::string advice(Relation r, const std::string& earlier, const std::string& later) {
+  switch (r) {
+    case Relation::not_published:
+      return "block " + later + " read a flag that block " + earlier + " set after this access, but " + earlier +
+             " set it with no release pattern: put __threadfence() between the access and the flag store (or store "
+             "the flag with a release atomic)";
+    case Relation::other_thread:
+      return "another thread of block " + earlier + " set the flag that block " + later + " read, with no barrier "
+             "between this access and its fence: a fence covers its own thread's accesses and those before a "
+             "barrier it crossed; put __syncthreads() before the __threadfence()";
+    case Relation::not_acquired:
+      return "block " + earlier + " published this access (a fence before its flag), and block " + later +
+             " read the flag, but with no acquire pattern after it: put __threadfence() between reading the flag "
+             "and this access (or read the flag with an acquire load)";
+    default:
+      return "nothing orders the two blocks: blocks run in any order, and a hand-off needs a __threadfence() "
+             "between the data and the flag on the writer's side (or a release store) and one between the flag "
+             "and the data on the reader's side (or an acquire load)";
+  }
+}
+
+}  // namespace scanlab::sim::detail::memory_order
+
+void scanlab::sim::next_atomic_of_block_scope() {
+  scanlab::sim::detail::memory_order::next_atomic_scope = scanlab::sim::detail::Scope::block;
+}

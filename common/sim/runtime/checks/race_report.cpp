@@ -1,0 +1,84 @@
+#include "checks/race_report.hpp"
+
+#include <string>
+#include <utility>
+
+#include "memory/race_shadow.hpp"
+#include "threads/block.hpp"
+#include "threads/launch.hpp"
+#include "threads/shared_memory.hpp"
+#include "threads/thread.hpp"
+
+namespace scanlab::sim::detail::race_detector {
+namespace {
+
+const char* role_of(std::uint8_t flags) {
+  if (flags & kAtomic) return "atomic";
+  if (flags & kWrite) return (flags & kVolatile) ? "volatile write" : "write";
+  return (flags & kVolatile) ? "volatile read" : "read";
+}
+
+}  // namespace
+
+Finding race_finding(const RaceSide& earlier, const Thread* t, std::uintptr_t pc, std::uint8_t flags,
+                     std::uintptr_t address, bool shared, bool stale,
+                     std::optional<memory_order::Relation> between_blocks) {
+  const Launch& launch = *t->block->launch;
+  const bool across = earlier.block != t->block->linear;
+  Finding f;
+  f.kind = ReportKind::race;
+  Party recorded_party{role_of(earlier.flags), locate(earlier.pc), true, unflatten(earlier.block, launch.grid),
+                       unflatten(earlier.thread, launch.block)};
+  Party current_party = party(role_of(flags), t, locate(pc));
+  std::uint8_t first = earlier.flags, second = flags;
+  const std::string earlier_block = format_index(recorded_party.block), later_block = format_index(current_party.block);
+  // Blocks run side by side, so which of two racing blocks got there first is timing: the
+  // report names the lower-numbered block first, the same whatever the number of cores.
+  if (across && earlier.block > t->block->linear) std::swap(first, second), std::swap(recorded_party, current_party);
+  const char* hazard = (first & kWrite) ? ((second & kWrite) ? "write-after-write" : "read-after-write")
+                                        : "write-after-read";
+  if (stale) {
+    f.is_error = false;
+    f.headline = "volatile read of global memory may see a stale value (a hand-off without both patterns)";
+  } else {
+    f.headline = std::string("data race (") + hazard + ") on " + (shared ? "shared" : "global") + " memory";
+  }
+  f.parties.push_back(recorded_party);
+  f.parties.push_back(current_party);
+  f.details.push_back("location: " + shared_memory::describe_address(address, *t->block));
+  if (!across) {
+    std::string after = t->block->barrier.last.file
+                            ? "the last barrier of the block was at " + locate(t->block->barrier.last).text()
+                            : "no barrier has run since the kernel started";
+    f.details.push_back("no barrier separates the two accesses (" + after + ")" +
+                        (earlier.thread / kWarpSize == t->warp ? "; the threads share a warp, but warps do not run in "
+                                                                 "lockstep: order them with __syncwarp()"
+                                                               : ""));
+    if (t->block->race.tile_clocks && earlier.thread / kWarpSize != t->warp)
+      f.details.push_back("the sync() of a tile of several warps orders only the threads of its own tile, and only "
+                          "when both threads pass it between the accesses: order threads of two tiles with "
+                          "__syncthreads() or block.sync()");
+  } else {
+    if (between_blocks) f.details.push_back(memory_order::advice(*between_blocks, earlier_block, later_block));
+    if (stale)
+      f.details.push_back("volatile accesses are relaxed in the PTX memory model: they never race, but they order "
+                          "nothing around them, so a flag does not make this value visible by itself");
+  }
+  return f;
+}
+
+Finding read_beside_atomics_finding(std::uintptr_t read_pc, std::uint8_t read_flags, std::uintptr_t atomic_pc,
+                                    std::uint8_t atomic_flags, bool shared) {
+  Finding f;
+  f.kind = ReportKind::race;
+  f.headline = std::string("data race (a plain read beside atomic writes) on ") + (shared ? "shared" : "global") + " memory";
+  f.parties.push_back(Party{role_of(read_flags), locate(read_pc)});
+  f.parties.push_back(Party{role_of(atomic_flags), locate(atomic_pc)});
+  f.details.push_back("threads read the word plainly while others change it with atomics, with nothing between");
+  f.details.push_back("a plain read beside an atomic write is a data race in the PTX memory model: read the word "
+                      "with an atomic too (atomicAdd(p, 0), cuda::atomic_ref::load), or let atomicCAS check the "
+                      "value read, as a compare-and-swap loop does");
+  return f;
+}
+
+}  // namespace scanlab::sim::detail::race_detector

@@ -1,0 +1,16 @@
+// Block barriers (__syncthreads and its counting forms) with CUDA's rules: all live threads of a
+// block wait at the same call site before any passes.
+#pragma once
+
+#include "base/site.hpp"
+#include "threads/block.hpp"
+
+namespace scanlab::sim::detail::barrier {
+
+void begin_block(Block& b);
+
+// Every live thread of the block waits: lets them pass the barrier they wait at, or, where they
+// do not all wait at one barrier, reports why none can ever pass and stops the launch.
+void release(Block& b);
+
+}  // namespace scanlab::sim::detail::barrier

@@ -1,0 +1,22 @@
+// The call chain of host code, read from the stack and the debug information (addr2line): whether
+// Thrust's code is on it, and the program's own innermost line. What the host did is then
+// reported at the program's line, never inside Thrust's headers or the simulator's runtime.
+// Slow (a process per question): for reports, and for questions whose answer is kept.
+#pragma once
+
+#include <cstdint>
+
+#include "findings/report.hpp"
+
+namespace scanlab::sim::detail::call_chain {
+
+struct Reading {
+  bool through_thrust = false;  // Thrust (or the CUB and libcu++ under it) is on the chain
+  SourceLocation program_line;  // the innermost frame of the program's own source
+};
+
+// The chain from the frame whose return address is `from` outwards (from = 0: the whole stack
+// of the caller).
+Reading read(std::uintptr_t from = 0);
+
+}  // namespace scanlab::sim::detail::call_chain

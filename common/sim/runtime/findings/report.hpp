@@ -1,0 +1,103 @@
+// Findings: what the simulator tells a student, on stderr and through diagnostics.hpp.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "base/site.hpp"
+#include "scanlab/sim/cuda.hpp"
+#include "scanlab/sim/diagnostics.hpp"
+
+namespace scanlab::sim::detail {
+
+struct Thread;
+
+struct SourceLocation {
+  std::string file;
+  unsigned line = 0;
+  std::string function;
+  std::string text() const;
+};
+
+// One side of a finding: an access, a barrier, a spin-wait.
+struct Party {
+  std::string role;  // "write", "read", "atomic", "__syncthreads", ...
+  SourceLocation where;
+  bool in_kernel = false;
+  uint3 block{};
+  uint3 thread{};
+};
+
+struct Finding {
+  ReportKind kind = ReportKind::unsupported;
+  bool is_error = true;
+  std::string headline;
+  std::vector<Party> parties;
+  std::vector<std::string> details;
+};
+
+SourceLocation locate(std::uintptr_t return_address);  // a code address in the program, via addr2line
+SourceLocation locate(Site site);
+Party host_party(const char* role, SourceLocation where);
+
+// A device-side function (a barrier, a warp intrinsic) that host code called. Out of line and
+// cold: the callers are on every thread's path, and a Finding in their frame would spread what a
+// suspended thread keeps on its stack over more cache lines.
+__attribute__((noinline, cold)) void report_called_from_host(const char* function, Site site);
+
+// Prints the finding, keeps it for take_reports(), appends it to $SCANLAB_SIM_REPORT_JSON.
+// While a block runs (pending_findings is set), its findings wait in the block's list instead.
+void report(const Finding& finding);
+// How many errors and warnings have been printed so far.
+unsigned findings_printed();
+
+// The findings of one block in one phase of a launch. Blocks run side by side; the scheduler
+// prints their findings afterwards, block by block in a fixed order, so that the same program
+// and seed give the same reports in the same order whatever the number of cores.
+using PlaceKey = std::tuple<int, std::uintptr_t, std::uintptr_t>;
+
+// A finding's text, kept where a signal handler can print it: a run stopped by a time limit
+// (SIGTERM, SIGINT, SIGALRM, SIGXCPU, as `timeout` and graders send them) still prints what its
+// running kernel had found but not yet printed. Null where there is no room left.
+struct KeptText;
+KeptText* keep_until_printed(const Finding& finding);
+void printed(KeptText* kept);  // printed in the ordinary way, or dropped: not to be printed on a signal
+// Once per process, from the first launch: a handler for those signals where the program left
+// the default action (a handler of its own, or an ignored signal, stays).
+void print_findings_on_signal();
+// Whether a kernel runs now: the handler says so, even when it had found nothing.
+void set_launch_running(bool running);
+
+struct PendingFinding {
+  Finding finding;
+  std::optional<PlaceKey> place;
+  KeptText* kept = nullptr;
+};
+struct PendingFindings {
+  std::vector<PendingFinding> items;
+  std::set<PlaceKey> places;            // first_time() of this block, not yet known to the process
+  std::optional<PlaceKey> last_place;  // the place first_time() just admitted, for report()
+};
+// Set by the scheduler while an OS thread runs a block; null in host code.
+extern thread_local PendingFindings* pending_findings;
+// Prints the findings of a block (in the order they were made; a place another block reported
+// first is left out), then forgets them.
+void print_findings(PendingFindings& findings);
+// Forgets the findings of a block without printing them (what a stopped launch's later blocks found).
+void drop_findings(PendingFindings& findings);
+// For a finding the process dies of: what the block found before, then this, at once.
+void report_before_dying(const Finding& finding);
+
+// Each pair of code addresses is reported once per process: a race in a loop is one bug.
+bool first_time(ReportKind kind, std::uintptr_t a, std::uintptr_t b);
+// A finding of one place (an out-of-bounds access, a never-written read) is reported once per
+// line of each function (each instantiation of a template): a line holds several accesses.
+bool first_time_at(ReportKind kind, const SourceLocation& where, std::uintptr_t pc);
+
+std::string format_index(uint3 v);
+
+}  // namespace scanlab::sim::detail

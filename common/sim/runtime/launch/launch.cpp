@@ -1,0 +1,213 @@
+// Running a launch: CUDA threads are fibers, and every choice a GPU leaves open (thread order
+// inside a barrier interval, which blocks start first, how many run at once) is made by a seeded
+// scheduler, so that code relying on one particular order fails here too.
+//
+// Resident blocks run side by side on worker OS threads, in rounds of two phases. In the
+// parallel phase each block runs on its own until it finishes, waits at a barrier, only spins,
+// or has threads that wait for an operation other blocks would see (scheduler::cross_block: an
+// atomic or volatile access outside shared memory). In the serial phase those operations run,
+// block after block in slot order. What a block does in a parallel phase depends only on its
+// seed and on memory as the last serial phase left it, so results and reports (printed per block,
+// in slot order, after each phase) are the same whatever the number of cores; a race between
+// blocks is reported either way.
+#include <algorithm>
+#include <cstdint>
+#include <mutex>
+#include <numeric>
+#include <optional>
+#include <vector>
+
+#include "base/device_limits.hpp"
+#include "base/settings.hpp"
+#include "checks/counters.hpp"
+#include "findings/errors.hpp"
+#include "findings/report.hpp"
+#include "launch/coresidency.hpp"
+#include "launch/deadlock.hpp"
+#include "launch/launch_configuration.hpp"
+#include "launch/launch_replay.hpp"
+#include "launch/module_hooks.hpp"
+#include "launch/run.hpp"
+#include "memory/managed_memory.hpp"
+#include "threads/fault_handler.hpp"
+#include "threads/scheduler.hpp"
+#include "threads/shared_memory.hpp"
+#include "threads/worker_pool.hpp"
+
+namespace scanlab::sim::detail {
+namespace {
+
+using launch_run::Run;
+
+std::mutex launch_mutex;  // one launch at a time per process
+std::uint32_t launch_counter = 0;
+
+std::vector<unsigned> dispatch_order(unsigned count, const Schedule& s, Random& random) {
+  std::vector<unsigned> order(count);
+  std::iota(order.begin(), order.end(), 0u);
+  if (s.block_order == Schedule::BlockOrder::reverse) std::reverse(order.begin(), order.end());
+  if (s.block_order == Schedule::BlockOrder::random)
+    for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[random.below(i)]);
+  return order;
+}
+
+// A launch from device code (dynamic parallelism): reported, and the launching kernel stops.
+[[noreturn]] void refuse_launch_from_device(const LaunchRequest& request) {
+  Finding f;
+  f.kind = ReportKind::unsupported;
+  f.headline = "a kernel launched from device code (dynamic parallelism) cannot run in the simulator";
+  f.parties.push_back(party("launch", current_thread, locate(Site{request.file, request.line})));
+  report(f);
+  scheduler::abort_kernel(current_thread, cudaErrorNotSupported);
+}
+
+Launch describe(const LaunchRequest& request, std::uint32_t id) {
+  Launch launch;
+  launch.id = id;
+  launch.grid = request.grid;
+  launch.block = request.block;
+  launch.dynamic_shared_bytes = request.dynamic_shared_bytes;
+  launch.site = Site{request.file, request.line};
+  launch.thread_entry = request.thread_entry;
+  launch.kernel_call = request.kernel_call;
+  launch.threads_per_block = request.block.x * request.block.y * request.block.z;
+  launch.block_count = request.grid.x * request.grid.y * request.grid.z;
+  return launch;
+}
+
+// The run's slots, each with its first block of `order` to start, and the workers that run them.
+void prepare(Run& r, Launch& launch, const Schedule& s, const std::vector<unsigned>& order) {
+  r.launch = &launch;
+  r.slot_count = std::min(resident_slots(s), launch.block_count);
+  r.workers = std::min(worker_pool::configured_threads(), kMaxResidentBlocks);
+  r.busy_workers = std::min(r.workers, r.slot_count);
+  r.seed = s.seed * 1000003u + launch.id;
+  r.order = &order;
+  r.position.resize(r.slot_count);
+  std::iota(r.position.begin(), r.position.end(), std::size_t{0});
+  r.resident.assign(r.slot_count, 1);
+  r.to_start.assign(r.slot_count, 1);
+  launch_run::Slots& all = launch_run::slots();
+  if (all.workers != r.workers) {
+    if (all.workers != 0) worker_pool::run_on_each(all.workers, launch_run::drop_parked_fibers, nullptr);
+    all.workers = r.workers;
+  }
+  for (unsigned slot = 0; slot < r.slot_count; ++slot) launch_run::prepare_slot(slot);
+}
+
+// One round: the parallel phase, then the serial phase where threads wait for it. False when
+// the launch stopped.
+bool run_round(Run& r) {
+  worker_pool::run_on_each(r.busy_workers, launch_run::parallel_phase, &r);
+  launch_run::collect(r);
+  if (r.launch->aborted) return false;
+  r.serial_slots.clear();
+  for (unsigned slot = 0; slot < r.slot_count; ++slot)
+    if (r.resident[slot] && !r.block(slot).deferred.empty()) r.serial_slots.push_back(slot);
+  if (!r.serial_slots.empty()) {
+    worker_pool::reset_turns();
+    worker_pool::run_on_each(r.busy_workers, launch_run::serial_phase, &r);
+    launch_run::collect(r);
+    if (r.launch->aborted) return false;
+  }
+  return true;
+}
+
+// After a round: what each slot counted goes into the process's counters, and a slot whose last
+// block is done is resident no more.
+void end_round(Run& r) {
+  for (unsigned slot = 0; slot < r.slot_count; ++slot) {
+    if (!r.resident[slot]) continue;
+    Block& b = r.block(slot);
+    counters::add_block_counts(b);
+    if (b.finished && !r.to_start[slot]) r.resident[slot] = 0;
+  }
+}
+
+// Where the running blocks waited for blocks not started and the grid fits: how it fits, and a
+// thread that waited, where.
+struct ReliedOnCoresidency {
+  std::optional<coresidency::GridFit> fit;
+  std::optional<Party> waited;
+  std::uintptr_t waited_pc = 0;
+};
+
+// No resident thread did more than spin for deadlock::kRounds rounds. Where they wait for blocks
+// that have not started and a GPU would hold the whole grid at once, every block is admitted (so
+// the simulator runs it to the end, unless told how many blocks run): true. Otherwise the launch
+// is reported as a deadlock and stops.
+bool admit_or_report_deadlock(Run& r, const Schedule& s, ReliedOnCoresidency& relied) {
+  Launch& launch = *r.launch;
+  std::vector<Block*> resident;
+  std::size_t shared_bytes = launch.dynamic_shared_bytes;
+  for (unsigned slot = 0; slot < r.slot_count; ++slot)
+    if (r.resident[slot] && !r.block(slot).finished) {
+      resident.push_back(&r.block(slot));
+      if (!r.to_start[slot]) shared_bytes = std::max(shared_bytes, shared_memory::bytes_declared(r.block(slot)));
+    }
+  const std::vector<unsigned> not_started = r.not_started();
+  if (!not_started.empty() && !r.every_block_admitted && may_admit_to_fit(s)) {
+    relied.fit = coresidency::grid_fit(launch, shared_bytes);
+    if (relied.fit->fits()) {
+      const Thread* t = resident.empty() ? nullptr : deadlock::spinning_thread(*resident.front());
+      if (t) {
+        relied.waited = party("waiting", t, locate(t->last_yield_pc));
+        relied.waited_pc = t->last_yield_pc;
+      }
+      launch_run::admit_every_block(r);
+      return true;
+    }
+  }
+  const std::optional<coresidency::GridFit>& fit = relied.fit;
+  deadlock::report(launch, resident, not_started, fit && !fit->fits() ? &*fit : nullptr);
+  return false;
+}
+
+}  // namespace
+
+void launch(const LaunchRequest& request) {
+  if (current_thread) refuse_launch_from_device(request);
+  if (!valid_launch_configuration(request)) return;
+  std::lock_guard<std::mutex> lock(launch_mutex);
+  fault_handler::install();
+  print_findings_on_signal();
+  const auto replay = launch_replay::begin(request);
+  if (launch_replay::replayed(*replay)) {
+    ++launch_counter;  // later launches draw the same schedules as when this one runs
+    managed_memory::kernel_launched(Site{request.file, request.line}, request.stream);
+    return;
+  }
+
+  Launch launch = describe(request, ++launch_counter);
+  const Schedule s = schedule();
+  Random random(s.seed * 1000003u + launch.id);
+  const std::vector<unsigned> order = dispatch_order(launch.block_count, s, random);
+  Run r;
+  prepare(r, launch, s, order);
+  launch.race_check = s.race_check;
+  launch.parallel = r.workers > 1;
+  set_launch_running(true);
+  module_hooks::begin_launch(launch);
+
+  unsigned idle_rounds = 0;
+  ReliedOnCoresidency relied;
+  while (!launch.aborted && std::find(r.resident.begin(), r.resident.end(), 1) != r.resident.end()) {
+    launch.progress = false;
+    if (!run_round(r)) break;
+    end_round(r);
+    idle_rounds = launch.progress ? 0 : idle_rounds + 1;
+    if (idle_rounds > deadlock::kRounds && admit_or_report_deadlock(r, s, relied)) idle_rounds = 0;
+  }
+  worker_pool::run_on_each(r.busy_workers, launch_run::teardown_phase, &r);  // only a stopped launch leaves blocks behind
+  if (relied.waited && !launch.aborted &&
+      first_time(ReportKind::coresidency, relied.waited_pc, reinterpret_cast<std::uintptr_t>(launch.thread_entry)))
+    coresidency::report_relied_on_coresidency(launch, *relied.fit, *relied.waited);
+  module_hooks::end_launch(launch);
+  set_launch_running(false);
+  for (unsigned slot = 0; slot < r.slot_count; ++slot) counters::add_block_counts(r.block(slot));
+  if (launch.error != cudaSuccess) set_pending_error(launch.error);
+  launch_replay::finish(*replay, launch);
+  managed_memory::kernel_launched(launch.site, request.stream);
+}
+
+}  // namespace scanlab::sim::detail

@@ -1,0 +1,91 @@
+#include "memory/memory.hpp"
+
+#include <sys/mman.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+
+namespace scanlab::sim::detail::memory {
+
+Regions regions;
+
+namespace {
+
+void* reserve(std::size_t bytes) {
+  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED) {
+    std::fprintf(stderr, "scanlab-sim: cannot reserve %zu MiB of address space for device memory\n", bytes >> 20);
+    std::abort();
+  }
+  return p;
+}
+
+__attribute__((constructor(101))) void reserve_at_startup() { ensure_reserved(); }
+
+}  // namespace
+
+void ensure_reserved() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    // Readable and writable throughout, guards included: an access to a guard is reported by the
+    // hook in front of it and then happens, harmlessly, where no buffer lives.
+    regions.window_begin = reinterpret_cast<std::uintptr_t>(reserve(kWindowBytes));
+    regions.global_begin = regions.window_begin + kGuardBytes;
+    regions.shared_begin = regions.global_begin + kGlobalBytes;
+    regions.global_validity = static_cast<std::uint8_t*>(reserve(kGlobalBytes));
+    prefer_huge_pages(reinterpret_cast<void*>(regions.global_begin), kGlobalBytes);
+    prefer_huge_pages(regions.global_validity, kGlobalBytes);
+    regions.shared_validity = static_cast<std::uint8_t*>(reserve(kSharedBytes));
+    regions.ready = true;
+  });
+}
+
+void prefer_huge_pages(void* begin, std::size_t bytes) {
+#ifdef MADV_HUGEPAGE
+  madvise(begin, bytes, MADV_HUGEPAGE);
+#else
+  (void)begin, (void)bytes;
+#endif
+}
+
+void release_whole_pages(void* begin, std::size_t bytes) {
+  constexpr std::uintptr_t kPage = 4096;
+  const auto b = reinterpret_cast<std::uintptr_t>(begin);
+  const std::uintptr_t first = (b + kPage - 1) & ~(kPage - 1);
+  const std::uintptr_t last = (b + bytes) & ~(kPage - 1);
+  if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
+}
+
+unsigned char* shared_arena(unsigned slot) {
+  ensure_reserved();
+  return reinterpret_cast<unsigned char*>(regions.shared_begin + std::size_t{slot} * kSharedArenaBytes);
+}
+
+void open_buffer(std::uintptr_t free_from, std::uintptr_t begin, std::size_t bytes, std::uintptr_t end,
+                 Validity contents) {
+  mark(free_from, begin - free_from, kRedZone);
+  mark(begin, bytes, contents);
+  mark(begin + bytes, end - begin - bytes, kRedZone);
+  std::memset(reinterpret_cast<void*>(free_from), kUninitializedByte, end - free_from);
+}
+
+void mark(std::uintptr_t begin, std::size_t bytes, Validity v) { std::memset(validity_of(begin), v, bytes); }
+
+void close_buffer(std::uintptr_t begin, std::size_t bytes) {
+  mark(begin, bytes, kFreed);
+  release_whole_pages(reinterpret_cast<void*>(begin), bytes);
+  release_whole_pages(validity_of(begin), bytes);
+}
+
+void mark_written(const void* begin, std::size_t bytes) {
+  mark(reinterpret_cast<std::uintptr_t>(begin), bytes, kLive);
+}
+
+void copy_written_state(void* destination, const void* source, std::size_t bytes) {
+  std::memmove(validity_of(reinterpret_cast<std::uintptr_t>(destination)),
+               validity_of(reinterpret_cast<std::uintptr_t>(source)), bytes);
+}
+
+}  // namespace scanlab::sim::detail::memory

@@ -1,0 +1,110 @@
+// What the barriers and collectives (collectives/) keep of a thread and of a block: the parts of
+// Thread and Block that barrier.cpp, warp.cpp and tile_barrier.cpp set up and write, declared
+// here so that the model of threads and blocks stands below the modules that use it.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "base/device_limits.hpp"
+#include "base/site.hpp"
+
+namespace scanlab::sim::detail::barrier {
+
+enum class Kind : std::uint8_t { sync, count, all, any };
+
+// A thread's part: the barrier it waits at, and what that barrier returns to it.
+struct Arrival {
+  Site site;
+  Kind kind = Kind::sync;
+  bool predicate = false;
+  int result = 0;
+};
+
+// A block's part.
+// What the waiting threads agree on is kept as they arrive, so that letting them pass costs
+// nothing per thread beyond waking it.
+struct BlockBarrier {
+  unsigned waiting = 0;        // threads waiting at a barrier
+  std::uint32_t interval = 1;  // barriers crossed + 1: accesses in different intervals are ordered
+  Site last;                   // the last barrier crossed, for race reports
+  Site site;                   // where the first waiting thread waits
+  Kind kind = Kind::sync;      // and at which kind of barrier
+  bool diverged = false;       // some waiting thread waits at another barrier (or kind)
+  int predicates = 0;          // sum of the waiting threads' predicates
+};
+
+}  // namespace scanlab::sim::detail::barrier
+
+namespace scanlab::sim::detail::warp {
+
+enum class CollectiveKind : std::uint8_t {
+  syncwarp, ballot, any, all, shfl_index, shfl_up, shfl_down, shfl_xor, match_any, match_all,
+  coalesce,  // cooperative_groups::coalesced_threads(): its lanes are those that arrive (below)
+};
+
+// A thread's part: what its lane brings to a collective, and what it takes away.
+struct LaneExchange {
+  std::uint64_t value = 0;
+  std::uint64_t result = 0;
+};
+
+// A collective that lanes have arrived at and others are still awaited for.
+struct Group {
+  CollectiveKind kind;
+  const char* name = nullptr;  // what the program called, for reports (a cooperative-groups method, say)
+  unsigned mask = 0;
+  unsigned arrived = 0;
+  int width = 32;
+  Site site;
+  std::array<int, kWarpSize> lane_argument{};  // source lane or delta per lane
+};
+
+// A block's part, one per warp.
+struct Warp {
+  unsigned existing = 0;  // lanes that exist (a partial last warp has fewer)
+  unsigned exited = 0;
+  std::vector<Group> pending;  // collectives waiting for lanes, with disjoint masks
+};
+
+}  // namespace scanlab::sim::detail::warp
+
+namespace scanlab::sim::detail::tile_barrier {
+
+enum class Kind : std::uint8_t { sync, any, all, shfl };
+
+// A thread's part (kept by the block, so that a thread of a program without such tiles carries
+// nothing of it): what it brings to the tile's rendezvous, and what it takes away.
+struct Arrival {
+  std::uint64_t value = 0;
+  std::uint64_t result = 0;
+  unsigned argument = 0;
+  std::uint32_t pending = 0;  // the rendezvous it waits in: its place in BlockTiles::pending + 1; 0: none
+};
+
+// A rendezvous of one tile that some of its threads have reached.
+struct Rendezvous {
+  unsigned first = 0;    // the tile's first thread (linear index in the block)
+  unsigned size = 0;     // the tile's size
+  unsigned members = 0;  // its threads that exist (fewer in a block that is not a multiple of the size)
+  unsigned arrived = 0;
+  Kind kind = Kind::sync;
+  const char* name = nullptr;  // what the program called, for reports
+  Site site;
+  unsigned source = 0;         // shfl: the rank every member reads
+  // The first member that came to this tile's rendezvous by another call or kind, or asked a
+  // shuffle for another rank: found when the last member arrives.
+  bool diverged = false, sources_differ = false;
+  unsigned odd_thread = 0;
+  const char* odd_name = nullptr;
+  Site odd_site;
+};
+
+// A block's part.
+struct BlockTiles {
+  std::vector<Rendezvous> pending;  // places of completed ones (members == 0) are taken again
+  std::vector<Arrival> threads;     // by thread, from the block's first rendezvous
+};
+
+}  // namespace scanlab::sim::detail::tile_barrier

@@ -1,0 +1,59 @@
+// The scheduler's side of a CUDA thread: giving the processor back, spinning, waiting for the
+// serial phase, stopping. Within a round each thread that suspends hands the processor straight
+// to the next thread of the round (launch/rounds.cpp), one switch a thread.
+#include "threads/scheduler.hpp"
+
+#include <cstdlib>
+#include <utility>
+
+#include "threads/turn.hpp"
+
+namespace scanlab::sim::detail {
+
+void scheduler::suspend(Thread* t) {
+  Block& b = *t->block;
+  if (!b.chained) {  // run() resumed it: back to run()
+    t->scheduler = std::move(t->scheduler).resume();
+    return;
+  }
+  end_turn(t);
+  place(b, t);
+  boost::context::fiber* to = &b.home;
+  if (!b.stopped && b.round_next < b.round.size()) {
+    Thread* next = b.round[b.round_next++];
+    if (b.round_next + 1 < b.round.size()) prefetch(b.round[b.round_next + 1]);
+    begin_turn(next, false);
+    to = &next->fiber;
+  }
+  boost::context::fiber resumer = std::move(*to).resume_with([t](boost::context::fiber&& self) {
+    t->fiber = std::move(self);
+    return boost::context::fiber{};
+  });
+  if (resumer) t->scheduler = std::move(resumer);  // resumed by run(), which it goes back to next time
+}
+
+void scheduler::yield(Thread* t, std::uintptr_t pc) {
+  t->last_yield_pc = pc;
+  suspend(t);
+}
+
+void scheduler::cross_block(Thread* t, std::uintptr_t pc) {
+  t->last_yield_pc = pc;
+  if (!t->in_serial_turn || t->used_serial_turn) wait(t, Waiting::serial_phase);
+  t->used_serial_turn = true;
+}
+
+void scheduler::abort_kernel(Thread* t, cudaError_t error) {
+  Block& b = *t->block;
+  b.stopped = true;
+  if (b.error == cudaSuccess) b.error = error;
+  suspend(t);  // never resumed: the scheduler unwinds this fiber
+  std::abort();
+}
+
+void scheduler::stop_block(Thread* t, cudaError_t error) {
+  t->block->stopped_alone = true;
+  abort_kernel(t, error);
+}
+
+}  // namespace scanlab::sim::detail

@@ -8,7 +8,7 @@ with paths written the student's way: a lab file relative to the submission
 to the kit (`common/include/scanlab/affine_map.hpp:47`). A check lists each place once, however
 many of its tests reached it.
 
-The report text it reads (common/sim/runtime/report.cpp):
+The report text it reads (common/sim/runtime/findings/report.cpp):
 
     scanlab-sim: error: race on shared memory ...
       write: /abs/02-kogge-stone/kogge_stone.cu:57 (in void f<int>(...))  block (0,0,0) thread (3,0,0)

@@ -82,7 +82,7 @@ TEST(SimMemoryUse, FreedBuffersGiveTheirShadowsBack) {
 // What the memory model keeps of a chain of hand-offs (block b acquires the flag of block
 // b - 1, then releases its own: each flag carries what every block before it published, as in
 // lab 07's single-pass scan) grows with the length of the chain, not with its square: flags
-// share the marks they carry (runtime/mark_map.hpp). Each flag keeps its own path in two maps
+// share the marks they carry (runtime/base/mark_map.hpp). Each flag keeps its own path in two maps
 // (what was published, what was seen) of a few nodes, plus its marks: 3.4 to 3.6 KiB a link
 // measured at 1024 to 4096 links. The bound is twice that; a copy of every earlier block's marks
 // in each flag, as the simulator once kept them, grew by 195 KiB a link at 2048 links (389

@@ -5,7 +5,7 @@
 //
 // Each operation is one GCC atomic builtin with the operation's memory order. Lab code is
 // compiled with ThreadSanitizer's instrumentation, which turns the builtin into a
-// __tsan_atomic* call that carries the order to the simulator (runtime/std_atomic_hooks.cpp);
+// __tsan_atomic* call that carries the order to the simulator (runtime/entry/std_atomic_hooks.cpp);
 // a block or thread scope is announced just before it, since the call carries none. Fences,
 // which that instrumentation does not pass on, call the simulator directly. The
 // simulator's memory model then checks these like atomicAdd, __threadfence and volatile
@@ -19,15 +19,15 @@
 #include <type_traits>
 
 namespace scanlab::sim {
-// The next atomic operation of this OS thread is of block scope (runtime/memory_order.cpp).
+// The next atomic operation of this OS thread is of block scope (runtime/checks/memory_order.cpp).
 void next_atomic_of_block_scope();
 // A fence of a C++ memory order (relaxed = 0 ... seq_cst = 5), of block scope or wider
-// (runtime/atomics.cpp): ThreadSanitizer's instrumentation does not pass fences on.
+// (runtime/entry/atomics.cpp): ThreadSanitizer's instrumentation does not pass fences on.
 void thread_fence(int order, bool block_scope);
 }  // namespace scanlab::sim
 
 // Inlined into the program's code, so that the atomic's call into the simulator comes from the
-// program's line, which reports name (runtime/report.cpp skips this header's lines).
+// program's line, which reports name (runtime/findings/report.cpp skips this header's lines).
 #define SCANLAB_SIM_ATOMIC_INLINE __attribute__((always_inline)) inline
 
 namespace cuda {

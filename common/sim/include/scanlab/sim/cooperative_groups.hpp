@@ -3,7 +3,7 @@
 // rendezvous as __syncwarp and the *_sync intrinsics, with the same mask checks (a tile.sync()
 // reached by half the tile is reported when the other half exits or waits elsewhere), and
 // reports name the group's method at the program's line. Tiles of several warps (64 ... 1024
-// threads) are the tile barrier's rendezvous (runtime/tile_barrier.hpp) instead.
+// threads) are the tile barrier's rendezvous (runtime/collectives/tile_barrier.hpp) instead.
 //
 // Grid-wide groups are not simulated: this_grid().sync() and cudaLaunchCooperativeKernel fail
 // the build at the program's line (their rendezvous needs every block resident at once).
@@ -16,7 +16,7 @@
 #include <scanlab/sim/cuda.hpp>
 
 namespace scanlab::sim::detail {
-// The simulator's warp collectives (runtime/cooperative_groups.cpp); `name` is what reports call it.
+// The simulator's warp collectives (runtime/entry/cooperative_groups.cpp); `name` is what reports call it.
 enum class GroupCollective : std::uint8_t { sync, ballot, any, all, shfl_index, shfl_up, shfl_down, shfl_xor, match_any, match_all };
 std::uint64_t group_collective(GroupCollective op, unsigned mask, std::uint64_t value, int argument, int width,
                                const char* name, const char* file, unsigned line);
@@ -24,7 +24,7 @@ std::uint64_t group_collective(GroupCollective op, unsigned mask, std::uint64_t 
 unsigned coalesced_lanes(const char* file, unsigned line);
 // Reports a group size the simulator (and CUDA) cannot partition into, and stops the kernel.
 [[noreturn]] void invalid_partition(unsigned size, const char* file, unsigned line);
-// The rendezvous of a tile of several warps (runtime/tile_barrier.hpp): the caller's tile of
+// The rendezvous of a tile of several warps (runtime/collectives/tile_barrier.hpp): the caller's tile of
 // `size` threads; shfl reads the value of rank `source_rank`.
 enum class TileCollective : std::uint8_t { sync, any, all, shfl };
 std::uint64_t tile_collective(TileCollective op, unsigned size, std::uint64_t value, unsigned source_rank,

@@ -8,7 +8,7 @@
 // and turn NaN into 0, as PTX's cvt does (a C++ cast would be undefined); directed roundings
 // are exact. The fast approximations (__expf, __sinf, ...) return the accurate value, which is
 // within the GPU's stated error bound. Arithmetic in a directed rounding mode runs out of line
-// (runtime/rounding_modes.cpp): it switches the processor's rounding mode, which only code
+// (runtime/entry/rounding_modes.cpp): it switches the processor's rounding mode, which only code
 // the compiler cannot rearrange may do.
 #pragma once
 
@@ -24,7 +24,7 @@ namespace scanlab::sim::detail {
 
 enum class Rounding { nearest = FE_TONEAREST, toward_zero = FE_TOWARDZERO, up = FE_UPWARD, down = FE_DOWNWARD };
 
-// runtime/rounding_modes.cpp: one operation, rounded as asked.
+// runtime/entry/rounding_modes.cpp: one operation, rounded as asked.
 float rounded_add(float a, float b, Rounding r);
 float rounded_mul(float a, float b, Rounding r);
 float rounded_div(float a, float b, Rounding r);

@@ -59,7 +59,7 @@ struct Schedule {
   bool race_check = true;
   unsigned threads = 0;  // OS threads that run blocks (SCANLAB_SIM_THREADS); 0: every core
   // A launch that repeats an earlier one exactly is replayed, not run (SCANLAB_SIM_REPLAY;
-  // runtime/launch_replay.hpp). Off for graders and benchmarks, which run a kernel again on
+  // runtime/launch/launch_replay.hpp). Off for graders and benchmarks, which run a kernel again on
   // purpose.
   bool replay = true;
 };

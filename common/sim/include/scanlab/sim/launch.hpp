@@ -24,7 +24,7 @@ struct LaunchRequest {
   void (*thread_entry)(const void* kernel_call);  // runs the kernel body for the calling CUDA thread
   const void* kernel_call;
   cudaStream_t stream;
-  // For replaying a launch identical to an earlier one (runtime/launch_replay.hpp): the bytes of
+  // For replaying a launch identical to an earlier one (runtime/launch/launch_replay.hpp): the bytes of
   // the kernel's arguments, the extent of the call object that kernel code reads them from, and
   // whether the arguments are plain values and the kernel a function named at the launch (a
   // function pointer held in a variable could name another kernel next time).

@@ -9,7 +9,7 @@ namespace counters {
 extern bool enabled;  // scanlab/sim/counters.hpp: counting is on
 }
 enum class CountedIntrinsic { ballot, popc, clz, shuffle };
-void count_intrinsic(CountedIntrinsic which);  // runtime/counters.cpp
+void count_intrinsic(CountedIntrinsic which);  // runtime/checks/counters.cpp
 }  // namespace scanlab::sim::detail
 
 inline int __popc(unsigned x) {

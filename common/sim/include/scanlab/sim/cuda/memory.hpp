@@ -71,7 +71,7 @@ cudaError_t cudaMalloc(T** ptr, std::size_t bytes, SCANLAB_SIM_SITE_PARAMS) {
 }
 cudaError_t cudaFree(void* ptr);
 // Managed memory: a cudaMalloc buffer that host code may also use, once it has synchronized
-// with the kernels launched before (runtime/managed_memory.hpp).
+// with the kernels launched before (runtime/memory/managed_memory.hpp).
 cudaError_t cudaMallocManaged(void** ptr, std::size_t bytes, unsigned flags = cudaMemAttachGlobal,
                               SCANLAB_SIM_SITE_PARAMS);
 template <class T>

@@ -7,7 +7,7 @@
 #define __host__
 #define __constant__
 // Managed variables are gathered in one section, so that host accesses to them can be told from
-// others (runtime/managed_memory.hpp).
+// others (runtime/memory/managed_memory.hpp).
 #define __managed__ __attribute__((section("scanlab_managed"), used))
 #define __forceinline__ inline __attribute__((always_inline))
 #define __restrict__ __restrict

@@ -2,7 +2,7 @@
 // Thrust with its C++ device system (scanlab/sim/cuda.hpp): thrust::cuda::par, par_nosync,
 // par(allocator), par.on(stream) and their combinations run the algorithm in that system, the
 // one thrust::device names, over device memory as well as over a device_vector's storage
-// (runtime/thrust_access.hpp checks what it touches in cudaMalloc memory). Kernels and copies
+// (runtime/memory/thrust_access.hpp checks what it touches in cudaMalloc memory). Kernels and copies
 // complete when they are called here, so a stream orders nothing that is not ordered already:
 // on(stream) keeps the policy as it is.
 //

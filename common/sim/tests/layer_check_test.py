@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""The layer check fails where it should: on a copy of the runtime with one include planted that
-runs up (a memory file that includes the scheduler's thread model), it exits 1 and names the file
-and line; on the copy before the plant, it passes."""
+"""The layer check fails where it should: on a copy of the runtime with includes planted that run
+up (a memory file that includes the scheduler's thread model, by the runtime's root and by a
+path relative to itself), it exits 1 and names the file and line of each; on the copy before the
+plants, it passes."""
 import pathlib
 import shutil
 import subprocess
@@ -26,14 +27,15 @@ def main():
             return 1
         planted = runtime / "memory" / "memory.cpp"
         lines = planted.read_text().splitlines()
-        lines.insert(1, '#include "threads/thread.hpp"')
+        lines[1:1] = ['#include "threads/thread.hpp"', '#include "../threads/thread.hpp"']
         planted.write_text("\n".join(lines) + "\n")
         result = run_check(runtime)
-        expected = "memory/memory.cpp:2: includes threads/thread.hpp"
-        if result.returncode != 1 or expected not in result.stderr:
-            print(f"the planted upward include went unreported (exit {result.returncode}):\n{result.stderr}",
-                  file=sys.stderr)
-            return 1
+        for expected in ("memory/memory.cpp:2: includes threads/thread.hpp",
+                         "memory/memory.cpp:3: includes ../threads/thread.hpp"):
+            if result.returncode != 1 or expected not in result.stderr:
+                print(f"the planted upward include went unreported (exit {result.returncode}): {expected}\n"
+                      f"{result.stderr}", file=sys.stderr)
+                return 1
     return 0
 
 

@@ -24,6 +24,20 @@ def read_layers(runtime):
     return names
 
 
+def layer_of(runtime, including, included):
+    """The layer of the runtime file that `#include "included"` in `including` names, found as
+    the compiler finds it (beside the including file first, then from the runtime's root);
+    None where it names no runtime file."""
+    for base in (including.parent, runtime):
+        candidate = (base / included).resolve()
+        if candidate.is_file():
+            try:
+                return candidate.relative_to(runtime.resolve()).parts[0]
+            except ValueError:
+                return None
+    return None
+
+
 def problems(runtime):
     """What keeps the runtime from being layered: upward includes, files outside any layer."""
     layers = read_layers(runtime)
@@ -42,8 +56,8 @@ def problems(runtime):
             if not match:
                 continue
             included = match.group(1)
-            target = included.split("/", 1)[0]
-            if "/" not in included or target not in rank:
+            target = layer_of(runtime, path, included)
+            if target is None:
                 continue  # not a runtime file: the public headers (scanlab/sim/...), the library
             if rank[target] > rank[layer]:
                 found.append(f"{relative}:{number}: includes {included}, but layer '{target}' stands above "
@@ -52,6 +66,9 @@ def problems(runtime):
 
 
 def main(argv):
+    if len(argv) > 1 and argv[1].startswith("-"):
+        print(__doc__.strip())
+        return 0 if argv[1] in ("-h", "--help") else 2
     runtime = pathlib.Path(argv[1]) if len(argv) > 1 else pathlib.Path(__file__).resolve().parent.parent / "runtime"
     found = problems(runtime)
     for problem in found:

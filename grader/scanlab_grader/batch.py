@@ -393,6 +393,9 @@ def main(args) -> int:
     except BatchError as e:
         print(f"grade: {e}", file=sys.stderr)
         return 2
+    if args.list:
+        print("\n".join(s.name for s in students))
+        return 0
     if args.merge:
         path = write_gradebook(results, [s.name for s in students], complete=True)
         print(f"grade: wrote {path}")

@@ -13,7 +13,7 @@ from .paths import REPO
 
 # Options a batch handles itself, or sets for each student (by dest).
 BATCH_ONLY = frozenset({
-    "batch", "results", "only", "merge", "student_timeout", "build_jobs", "jobs",
+    "batch", "results", "only", "merge", "list", "student_timeout", "build_jobs", "jobs",
     "submission", "stage_as", "build_root", "format", "output", "color", "sandbox_hide", "sandbox_show",
 })
 
@@ -39,6 +39,9 @@ def parser() -> argparse.ArgumentParser:
                        "(default: SUBMISSIONS_DIR-grades beside it)")
     batch.add_argument("--only", metavar="STUDENT", help="--batch: grade this student only (a Slurm array task)")
     batch.add_argument("--merge", action="store_true", help="--batch: only write gradebook.csv from the reports present")
+    batch.add_argument("--list", action="store_true",
+                       help="--batch: print the students of SUBMISSIONS_DIR, one a line, in the order a "
+                            "Slurm array numbers its tasks, and grade nobody")
     batch.add_argument("--student-timeout", type=float, default=3600.0, metavar="S",
                        help="--batch: wall-time limit of one student's whole grading (default 3600)")
     batch.add_argument("--build-jobs", type=int, default=1, metavar="N",

@@ -54,7 +54,7 @@ def check_gpu_request(class_dir: Path, work: Path, env: dict) -> list[str]:
     if "gpu" in subprocess.run(["sinfo", "-h", "-o", "%G"], capture_output=True, text=True).stdout:
         print("the README's GPU lines: not tried, this cluster has GPUs")
         return []
-    first = readme_lines(0).splitlines()[0]  # n=$(ls ~/class | wc -l)
+    first = readme_lines(0).splitlines()[0]  # n=$(grader/grade --batch ~/class --list | wc -l)
     lines = (first + "\n" + readme_lines(1)).replace("~/class", str(class_dir))
     lines = lines.replace("~/grades-gpu", str(work / "grades-gpu"))
     typed = subprocess.run(["bash", "-c", lines], cwd=REPO, capture_output=True, text=True, env=env)

@@ -68,23 +68,59 @@ class ClusterTestCase(unittest.TestCase):
 
 
 class ArrayTaskScriptTest(ClusterTestCase):
+    """grade-array.sbatch in a kit whose grader/grade lists the class for real (--list) and
+    records the arguments of any other call."""
+
+    def setUp(self):
+        super().setUp()
+        self.kit = self.tmp / "kit"
+        (self.kit / "grader").mkdir(parents=True)
+        self.called = self.tmp / "called"
+        grader, common = HERE.parent, HERE.parents[1] / "common" / "python"
+        (self.kit / "grader" / "grade").write_text(textwrap.dedent(f"""\
+            #!/bin/sh
+            case " $* " in
+              *" --list "*) PYTHONPATH={grader}:{common} exec {sys.executable} -m scanlab_grader "$@" ;;
+            esac
+            printf "%s\\n" "$@" > {self.called}
+            """))
+        (self.kit / "grader" / "grade").chmod(0o755)
+
+    def run_task(self, task: int) -> subprocess.CompletedProcess:
+        env = {**self.environment_without_user(), "SLURM_SUBMIT_DIR": str(self.kit),
+               "SLURM_ARRAY_TASK_ID": str(task), "TMPDIR": str(self.tmp)}
+        return subprocess.run(["bash", str(SBATCH), str(self.class_dir), str(self.results), "02"], env=env,
+                              capture_output=True, text=True, timeout=60)
+
     def test_a_task_runs_without_USER_under_set_u(self):
-        kit = self.tmp / "kit"
-        (kit / "grader").mkdir(parents=True)
-        called = self.tmp / "called"
-        (kit / "grader" / "grade").write_text(f'#!/bin/sh\nprintf "%s\\n" "$@" > {called}\n')
-        (kit / "grader" / "grade").chmod(0o755)
-        env = {**self.environment_without_user(), "SLURM_SUBMIT_DIR": str(kit), "SLURM_ARRAY_TASK_ID": "1",
-               "TMPDIR": str(self.tmp)}
-        run = subprocess.run(["bash", str(SBATCH), str(self.class_dir), str(self.results), "02"], env=env,
-                             capture_output=True, text=True, timeout=60)
+        run = self.run_task(1)
         self.assertEqual(run.returncode, 0, run.stderr)
-        args = called.read_text().splitlines()
+        args = self.called.read_text().splitlines()
         self.assertEqual(args[args.index("--only") + 1], "bob")
         build_root = Path(args[args.index("--build-root") + 1])
         self.assertEqual(build_root.parent, self.tmp)
         self.assertRegex(build_root.name, r"^scanlab-\w")
         self.assertEqual(args[-1], "02")
+
+    def test_each_task_grades_the_student_the_batch_numbers_so(self):
+        # Files that are no student sort between the students: a task numbered by the folder's
+        # entries would grade "notes" and skip carol.
+        (self.class_dir / ".DS_Store").write_text("")
+        (self.class_dir / "b-notes.txt").write_text("")
+        (self.class_dir / "carol.zip").write_bytes(b"")
+        graded = []
+        for task in range(3):
+            run = self.run_task(task)
+            self.assertEqual(run.returncode, 0, run.stderr)
+            args = self.called.read_text().splitlines()
+            graded.append(args[args.index("--only") + 1])
+        self.assertEqual(graded, ["alice", "bob", "carol"])
+
+    def test_a_task_past_the_last_student_says_so(self):
+        run = self.run_task(2)
+        self.assertEqual(run.returncode, 2)
+        self.assertIn("task 2 has no student", run.stderr)
+        self.assertFalse(self.called.exists())
 
 
 class BatchOnClusterTest(ClusterTestCase):

@@ -99,8 +99,21 @@ class ArrayTaskScriptTest(ClusterTestCase):
         self.assertEqual(args[args.index("--only") + 1], "bob")
         build_root = Path(args[args.index("--build-root") + 1])
         self.assertEqual(build_root.parent, self.tmp)
-        self.assertRegex(build_root.name, r"^scanlab-\w")
+        self.assertRegex(build_root.name, r"^scanlab-\w+-\d+$")
         self.assertEqual(args[-1], "02")
+
+    def test_two_checkouts_of_the_kit_get_build_roots_of_their_own(self):
+        first = self.build_root_of_task()
+        other_kit = self.tmp / "another-kit"
+        self.kit.rename(other_kit)
+        self.kit = other_kit
+        self.assertNotEqual(self.build_root_of_task(), first)
+
+    def build_root_of_task(self) -> Path:
+        run = self.run_task(0)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        args = self.called.read_text().splitlines()
+        return Path(args[args.index("--build-root") + 1])
 
     def test_each_task_grades_the_student_the_batch_numbers_so(self):
         # Files that are no student sort between the students: a task numbered by the folder's
@@ -252,3 +265,27 @@ class BatchOnClusterTest(ClusterTestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class SharedBuildRootTest(unittest.TestCase):
+    """Two checkouts of the kit that build in one folder (a SCANLAB_BUILD_ROOT both name):
+    CMake refuses a build tree made for another source, so the second build must configure the
+    tree again rather than fail every student."""
+
+    def test_a_tree_configured_for_another_checkout_is_configured_again(self):
+        from scanlab_build.tree import BuildTree, configured_source
+        tmp = Path(tempfile.mkdtemp())
+        self.addCleanup(subprocess.run, ["rm", "-rf", str(tmp)])
+        checkouts = [tmp / "kit-a", tmp / "kit-b"]
+        for kit in checkouts:
+            kit.mkdir()
+            (kit / "CMakeLists.txt").write_text("cmake_minimum_required(VERSION 3.20)\nproject(kit NONE)\n")
+        submission = tmp / "class" / "alice"
+        submission.mkdir(parents=True)
+        trees = [BuildTree(kit, tmp / "build", "sim", submission, jobs=1) for kit in checkouts]
+        self.assertEqual(trees[0].dir, trees[1].dir)
+        for kit, tree in zip(checkouts, trees):
+            with mock.patch("sys.stderr"):
+                configured = tree.configure()
+            self.assertTrue(configured.ok, configured.output)
+            self.assertEqual(configured_source(tree.dir), kit.resolve())

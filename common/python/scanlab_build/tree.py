@@ -13,6 +13,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -91,6 +92,16 @@ class BuildTree:
         query.touch()
         args = self.configure_args()
         stamp = self.dir / _STAMP
+        other = configured_source(self.dir)
+        if other is not None and other != self.repo.resolve():
+            # A build root shared by two checkouts of the kit: CMake refuses a tree configured
+            # for another source, so this tree is made again for this one.
+            print(f"scanlab: {self.dir} was configured for the kit in {other}; configuring it again "
+                  f"for {self.repo.resolve()}", file=sys.stderr, flush=True)
+            clear_tree(self.dir, keep={".scanlab-lock"})
+            self.dir.mkdir(parents=True, exist_ok=True)
+            query.parent.mkdir(parents=True, exist_ok=True)
+            query.touch()
         fresh = not (self.dir / "CMakeCache.txt").exists()
         if not fresh and stamp.exists() and json.loads(stamp.read_text()) == args and self._reply_index():
             return BuildResult(True, "")  # `cmake --build` re-runs CMake itself when inputs change
@@ -153,6 +164,27 @@ class BuildTree:
         artifact = self.targets().get(target, artifact)
         ok = rc == 0 and artifact is not None and artifact.exists()
         return BuildResult(ok, out, artifact if ok else None)
+
+
+def configured_source(tree: Path) -> Path | None:
+    """The source folder a configured tree was made for (its CMakeCache.txt's
+    CMAKE_HOME_DIRECTORY), or None where the tree is not configured."""
+    cache = tree / "CMakeCache.txt"
+    if not cache.is_file():
+        return None
+    for line in cache.read_text(errors="replace").splitlines():
+        if line.startswith("CMAKE_HOME_DIRECTORY:"):
+            return Path(line.split("=", 1)[1]).resolve()
+    return None
+
+
+def clear_tree(tree: Path, keep: set[str]) -> None:
+    """Removes everything in a build tree but the top-level entries named in keep (a lock
+    file another process may hold)."""
+    for entry in tree.iterdir():
+        if entry.name in keep:
+            continue
+        entry.unlink() if entry.is_symlink() or not entry.is_dir() else shutil.rmtree(entry)
 
 
 def _record_configuration(tree: Path) -> None:

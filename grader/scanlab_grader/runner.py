@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Callable
 
 from . import gtest_filter, sandbox
+from .busy_clock import BusyClock, StretchedLimit
 from .protocol import KEY_BYTES, KEY_FD_ENV, RESULT_FD_ENV, RecordStream
 
 HARNESS_NO_KEY_EXIT = 70  # harness_main.cpp: kExitNoKey
@@ -33,6 +34,7 @@ OUTPUT_LIMIT_BYTES = sandbox.OUTPUT_LIMIT_BYTES
 
 @dataclass
 class Limits:
+    # Both time limits stretch while the machine is too busy to run the program (busy_clock.py).
     test_timeout_s: float = 60.0  # one test's wall time
     total_timeout_s: float = 900.0  # all runs of one lab program together
     memory_bytes: int | None = 4 << 30  # resident memory (polled); None: no limit
@@ -93,6 +95,7 @@ class _Single:
     started_at: float = 0.0
     leftovers: list[sandbox.Leftover] = field(default_factory=list)  # what it left running
     channel_held: bool = False  # a leftover had the result channel open
+    stretched: str | None = None  # a test's limit the machine's load stretched, described
 
 
 def _stop_leftovers(single: _Single, box: sandbox.Box, channel_inode: int) -> None:
@@ -102,7 +105,7 @@ def _stop_leftovers(single: _Single, box: sandbox.Box, channel_inode: int) -> No
 
 
 def run_once(cmd: list[str], *, env: dict[str, str], cwd: Path, log_path: Path, limits: Limits,
-             deadline: float, scratch: Path) -> _Single:
+             lab_limit: StretchedLimit, scratch: Path) -> _Single:
     """One run of a test program in the sandbox. It may write its lab's log folder only
     (compute-sanitizer writes its report there); `scratch`, inside it, is its TMPDIR."""
     key = os.urandom(KEY_BYTES)
@@ -131,7 +134,7 @@ def run_once(cmd: list[str], *, env: dict[str, str], cwd: Path, log_path: Path, 
     sel = selectors.DefaultSelector()
     sel.register(res_r, selectors.EVENT_READ)
     stream = single.stream
-    last_event = time.monotonic()
+    test_limit = StretchedLimit(lab_limit.clock, limits.test_timeout_s)
     eof = False
     exited_at = None
     try:
@@ -145,11 +148,12 @@ def run_once(cmd: list[str], *, env: dict[str, str], cwd: Path, log_path: Path, 
             if exited_at is not None and now - exited_at > 2.0:
                 break  # something the program started keeps the channel open
             if exited_at is None:
+                lab_limit.clock.tick()
                 limit_hit = None
-                if now > deadline:
+                if lab_limit.expired():
                     limit_hit = "the lab's total time limit ran out"
-                elif now - last_event > limits.test_timeout_s:
-                    limit_hit = f"timed out after {limits.test_timeout_s:g} s"
+                elif test_limit.expired():
+                    limit_hit = f"timed out after {test_limit.describe()}"
                 elif limits.memory_bytes and box.resident_bytes() > limits.memory_bytes:
                     limit_hit = f"used more than {limits.memory_bytes >> 20} MiB of memory"
                     single.memory = True
@@ -165,12 +169,14 @@ def run_once(cmd: list[str], *, env: dict[str, str], cwd: Path, log_path: Path, 
                     eof = True
                     break
                 if stream.feed(data):
-                    last_event = time.monotonic()
+                    if test_limit.stretched():
+                        single.stretched = test_limit.describe()
+                    test_limit.restart()
         if exited_at is None:
             # The channel closed (the harness closes it after the last record); give
             # the program the rest of a test's time limit to exit.
             try:
-                box.wait(timeout=max(0.1, min(limits.test_timeout_s, deadline - time.monotonic())))
+                box.wait(timeout=max(0.1, min(limits.test_timeout_s, lab_limit.left_s())))
             except subprocess.TimeoutExpired:
                 single.timed_out = f"did not exit within {limits.test_timeout_s:g} s"
     finally:
@@ -240,7 +246,7 @@ def run_suite(cmd_for: Callable[[str | None, int], list[str]], *, env: dict[str,
     """cmd_for(filter, attempt) -> argv. `only`: run just these tests (by full name)."""
     suite = SuiteRun()
     log_dir.mkdir(parents=True, exist_ok=True)
-    deadline = time.monotonic() + limits.total_timeout_s
+    lab_limit = StretchedLimit(BusyClock(), limits.total_timeout_s)
     scratch = log_dir / f"{label}-scratch"
     selected = list(only) if only is not None else None
     attempt = 0
@@ -252,12 +258,14 @@ def run_suite(cmd_for: Callable[[str | None, int], list[str]], *, env: dict[str,
         shutil.rmtree(scratch, ignore_errors=True)  # each run starts with an empty one
         scratch.mkdir()
         single = run_once(cmd_for(flt, attempt), env=env, cwd=cwd, log_path=log_path, limits=limits,
-                          deadline=deadline, scratch=scratch)
+                          lab_limit=lab_limit, scratch=scratch)
         suite.runs += 1
         suite.exit_codes.append(single.rc)
         suite.output_tail = _tail(log_path)
         if single.leftovers:
             suite.stopped.append(sandbox.describe(single.leftovers))
+        if single.stretched and not single.timed_out:
+            suite.notes.append(f"the machine was busy: a test ran {single.stretched}")
         if single.channel_held:
             suite.error = ("lab code started a process that kept the grader's result channel open after the "
                            "test program ended; it was stopped, and the lab's results cannot be trusted")
@@ -334,7 +342,8 @@ def run_suite(cmd_for: Callable[[str | None, int], list[str]], *, env: dict[str,
         attempt += 1
         if kind == "timeout" and current:
             hung += 1
-        out_of_time = time.monotonic() >= deadline
+        lab_limit.clock.tick()
+        out_of_time = lab_limit.expired()
         too_many_hangs = hung >= limits.max_timeouts
         if not progress or attempt > limits.max_restarts or out_of_time or too_many_hangs:
             why = ("the lab's total time limit ran out" if out_of_time else

@@ -90,6 +90,13 @@ class ProtocolTest(unittest.TestCase):
         if reason_has is not None:
             self.assertIn(reason_has, c["reason"], f"{cid}: {c}")
 
+    def assertTimedOut(self, checks, cid, test):
+        """A 3 s limit hit during `test`; on a busy machine (CI runs tests side by side) the
+        limit may have stretched, and then says so (scanlab_grader/busy_clock.py)."""
+        self.assertCheck(checks, cid, "fail", "timeout")
+        self.assertRegex(checks[cid]["reason"], r"timed out after (3 s|\d+ s \(a limit of 3 s, stretched because "
+                         rf"the machine was busy: [^)]*\)) during {test}$")
+
     def test_all_pass(self):
         rc, doc, checks = self.grade([])
         self.assertEqual(rc, 0, doc)
@@ -106,7 +113,7 @@ class ProtocolTest(unittest.TestCase):
         self.assertCheck(checks, "fails", "fail", "assertion", "the answer is off by one")
         self.assertCheck(checks, "skips", "fail", "skipped-test", "skipped on purpose")
         self.assertCheck(checks, "crashes", "fail", "crash", "crashed with SIGSEGV during FakeLab.Crashes")
-        self.assertCheck(checks, "hangs", "fail", "timeout", "timed out after 3 s during FakeLab.Hangs")
+        self.assertTimedOut(checks, "hangs", "FakeLab.Hangs")
         self.assertCheck(checks, "exits", "fail", "exit", "exited before finishing (exit() called from lab code?)")
         self.assertCheck(checks, "forges", "pass")
         self.assertCheck(checks, "hogs", "pass")
@@ -127,8 +134,8 @@ class ProtocolTest(unittest.TestCase):
         # second hang is configured: two timeouts stop the lab.
         rc, doc, checks = self.grade(["hang", "hang2"])
         self.assertEqual(rc, 1)
-        self.assertCheck(checks, "hangs", "fail", "timeout", "timed out after 3 s during FakeLab.Hangs")
-        self.assertCheck(checks, "exits", "fail", "timeout", "timed out after 3 s during FakeLab.Exits")
+        self.assertTimedOut(checks, "hangs", "FakeLab.Hangs")
+        self.assertTimedOut(checks, "exits", "FakeLab.Exits")
         self.assertCheck(checks, "forges", "fail", "not-run", "2 tests had already timed out")
         self.assertCheck(checks, "crashes", "pass")  # ran before the hangs
 

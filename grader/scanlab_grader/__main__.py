@@ -12,7 +12,7 @@ args = parser.parse_args()
 if args.batch:
     from scanlab_grader.batch import main  # noqa: E402
     args.jobs = args.jobs or 1
-elif not args.labs:
+elif not args.labs and not args.prepare:
     parser.error("name the labs to grade (or all)")
 else:
     from scanlab_grader.cli import main  # noqa: E402

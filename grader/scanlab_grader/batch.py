@@ -6,10 +6,9 @@ is graded by its own `grade` process (its own process limits, time-outs and buil
 student's files); a student whose grading fails in any way gets an error row and the batch
 goes on.
 
-What is not student code is built once, before the first student, in <results>/build/prebuilt:
-the simulator runtime, the grader's harness and each lab's GoogleTest objects (labNN_suite).
-Every student's build tree imports them (CMake's SCANLAB_PREBUILT_DIR, grader/cmake/Prebuilt.cmake)
-and compiles only the student's lab files and links. Worker K keeps one such tree
+What is not student code is built once, before the first student, in <results>/build/prebuilt
+(prebuilt.py): every student's build tree imports it and compiles only the student's lab files
+and links. Worker K keeps one such tree
 (<results>/build/worker-K) whose submission folder is always the same path, so a tree is
 configured once per worker; before each student's turn everything the student before left
 there (their files, what was built of them, their logs) is removed (`clear_worker`): a
@@ -28,7 +27,6 @@ the students it was grading before it ends."""
 
 from __future__ import annotations
 
-import fcntl
 import glob
 import json
 import os
@@ -45,12 +43,13 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from scanlab_build import BuildTree, keep_configuration_only
+from scanlab_build import keep_configuration_only
 
 from . import manifest as manifest_mod
 from . import options
 from .gradebook import grading_done, grading_failed, grading_started, marker_of, write_gradebook
 from .paths import GRADE, REPO
+from .prebuilt import build_prebuilt
 
 ARCHIVE_SUFFIXES = (".tar.gz", ".tgz", ".zip")
 MAX_UNPACKED_BYTES = 64 << 20
@@ -364,24 +363,6 @@ def _duration(seconds: float) -> str:
     return f"{seconds // 60} min {seconds % 60:02d} s" if seconds >= 60 else f"{seconds} s"
 
 
-def build_prebuilt(build_root: Path, args, labs: list) -> tuple[Path | None, str]:
-    """The build tree whose runtime, harness and suites every student's build imports. A lock
-    lets several batches (array tasks on one node) share it: one builds, the others wait."""
-    tree = BuildTree(REPO, build_root, args.backend, REPO / "labs", max(1, args.jobs * args.build_jobs),
-                     args.cmake_define)
-    tree.dir = build_root / "prebuilt"
-    tree.dir.mkdir(parents=True, exist_ok=True)
-    print(f"grade: building what every student's build reuses in {tree.dir}", file=sys.stderr, flush=True)
-    with open(tree.dir / ".scanlab-lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        configured = tree.configure()
-        if not configured.ok:
-            return None, configured.output
-        targets = ["scanlab_grader_harness"] + [f"lab{lab.number}_suite" for lab in labs]
-        built = tree.build_libraries(targets)
-    return (tree.dir, "") if built.ok else (None, built.output)
-
-
 def main(args) -> int:
     submissions = Path(args.batch).resolve()
     if not submissions.is_dir():
@@ -431,7 +412,7 @@ def main(args) -> int:
         # A task's student is being graded from here on: stopped while the kit's shared parts
         # build, it is still named in the gradebook with the reason.
         batch.preparing(students[0])
-    prebuilt, output = build_prebuilt(build_root, args, labs)
+    prebuilt, output = build_prebuilt(build_root, args.backend, args.jobs * args.build_jobs, args.cmake_define, labs)
     if prebuilt is None:
         print("grade: the kit's own code could not be built, no student was graded:\n" + output[-3000:], file=sys.stderr)
         if args.only:

@@ -13,6 +13,7 @@ from pathlib import Path
 from scanlab_build import BuildTree
 
 from . import manifest as manifest_mod
+from . import prebuilt as prebuilt_mod
 from . import sandbox
 from . import submission as submission_mod
 from .formats import Report, render
@@ -48,6 +49,39 @@ def _resolve_submission(text: str) -> Path:
     return Path(text).resolve()
 
 
+def _build_root(args: argparse.Namespace) -> Path:
+    return Path(args.build_root).resolve() if args.build_root else REPO / "build" / "grade"
+
+
+def prepare(args: argparse.Namespace, labs: list) -> int:
+    """grade --prepare [LAB...]: the prebuilt tree of these labs (default: every lab) in the build
+    root, and no grading. A later grading of another lab builds that lab's part there first."""
+    build_root = _build_root(args)
+    if args.backend == "cuda" and not _nvcc_found():
+        print("grade: --backend cuda needs the CUDA toolkit's nvcc", file=sys.stderr)
+        return 2
+    folder, output = prebuilt_mod.build_prebuilt(build_root, args.backend, args.jobs, args.cmake_define, labs)
+    if folder is None:
+        print("grade: the kit's own code could not be built:\n" + output[-3000:], file=sys.stderr)
+        return 2
+    print(f"grade: prepared {folder}; grading with --build-root {build_root} compiles only each submission's files")
+    return 0
+
+
+def reused_prebuilt(build_root: Path, args: argparse.Namespace, labs: list) -> list[str]:
+    """The CMake define that makes a submission's build import the build root's prebuilt tree,
+    brought up to date first, where `grade --prepare` (or a batch) left one."""
+    if (not prebuilt_mod.prepared(build_root, args.backend)
+            or any(d.startswith("SCANLAB_PREBUILT_DIR=") for d in args.cmake_define)):
+        return []
+    folder, output = prebuilt_mod.build_prebuilt(build_root, args.backend, args.jobs, args.cmake_define, labs)
+    if folder is None:
+        print("grade: the prepared build in the build root could not be brought up to date, so this "
+              "submission's build makes its own:\n" + output[-1000:], file=sys.stderr)
+        return []
+    return [f"SCANLAB_PREBUILT_DIR={folder}"]
+
+
 def main(args: argparse.Namespace) -> int:
     args.jobs = args.jobs or os.cpu_count() or 2
     started = time.monotonic()
@@ -57,6 +91,8 @@ def main(args: argparse.Namespace) -> int:
     except manifest_mod.ManifestError as e:
         print(f"grade: {e}", file=sys.stderr)
         return 2
+    if args.prepare:
+        return prepare(args, labs if args.labs else list(labs_all.values()))
     original = _resolve_submission(args.submission)
     if not original.is_dir():
         print(f"grade: submission directory {original} does not exist", file=sys.stderr)
@@ -72,7 +108,7 @@ def main(args: argparse.Namespace) -> int:
     limits = Limits(test_timeout_s=args.timeout, total_timeout_s=args.lab_timeout,
                     memory_bytes=(memory_mib << 20) if memory_mib else None,
                     address_space_bytes=(as_mib << 20) if as_mib else None)
-    build_root = Path(args.build_root).resolve() if args.build_root else REPO / "build" / "grade"
+    build_root = _build_root(args)
     # Only each lab's own files are taken from the submission, into a folder of the grader's:
     # nothing else the submission holds is ever on a compiler's path (submission.py).
     submission = submission_mod.staging_dir(build_root, Path(args.stage_as) if args.stage_as else original)
@@ -100,7 +136,8 @@ def main(args: argparse.Namespace) -> int:
                   f"{_DEFAULT_NVCC.parent}; install the toolkit from NVIDIA, or grade on the simulator "
                   "(--backend sim)", file=sys.stderr)
             return 2
-        tree = BuildTree(REPO, build_root, args.backend, submission, opts.jobs, args.cmake_define,
+        defines = list(args.cmake_define) + reused_prebuilt(build_root, args, labs)
+        tree = BuildTree(REPO, build_root, args.backend, submission, opts.jobs, defines,
                          run_build=sandbox.run_build)
         print(f"grade: configuring {tree.dir}", file=sys.stderr)
         configured = tree.configure()

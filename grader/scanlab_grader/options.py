@@ -14,7 +14,7 @@ from .paths import REPO
 # Options a batch handles itself, or sets for each student (by dest).
 BATCH_ONLY = frozenset({
     "batch", "results", "only", "merge", "list", "student_timeout", "build_jobs", "jobs",
-    "submission", "stage_as", "build_root", "format", "output", "color", "sandbox_hide", "sandbox_show",
+    "submission", "stage_as", "build_root", "prepare", "format", "output", "color", "sandbox_hide", "sandbox_show",
 })
 
 
@@ -49,6 +49,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--annotations", metavar="PREFIX", default=None,
                    help="also print GitHub Actions ::error file=PREFIX/NN-name/FILE,line=N:: lines for the "
                         "lab lines that failed checks name (PREFIX: where the lab folders are, e.g. labs)")
+    p.add_argument("--prepare", action="store_true",
+                   help="build what every submission's build reuses (the simulator runtime, the harness, the "
+                        "labs' tests) in BUILD_ROOT/prebuilt, and grade nothing: later grading with the same "
+                        "--build-root compiles only the submission's own files (a platform's image does this once)")
     p.add_argument("--stage-as", default=None, help=argparse.SUPPRESS)
     p.add_argument("--build-root", metavar="DIR", help="where build trees go (default: <repo>/build/grade)")
     p.add_argument("--timeout", type=float, default=60.0, metavar="S",

@@ -5,8 +5,9 @@
   barrier in the in-place scan) is put in autograder/submission as students upload it, and
   run_autograder must write autograder/results/results.json in Gradescope's format with one
   test per check, the check's points as max_score, 0 for the checks that must reject that
-  kernel and full points for those of the double-buffered scan, which it does not touch. (setup.sh installs packages and is left to the platform; the test checks that
-  the zip holds it, executable.)
+  kernel and full points for those of the double-buffered scan, which it does not touch, and
+  its build must reuse what `grade --prepare` (setup.sh's step) built. (setup.sh installs
+  packages and is left to the platform; the test checks that the zip holds it, executable.)
 - GitHub Classroom: the workflow has the job `run-autograding-tests` running the grader's
   classroom output with --annotations; the same command on the known-bad kernel prints an
   `::error file=labs/02-kogge-stone/kogge_stone.cu,line=N::` for the race at the student's
@@ -94,8 +95,18 @@ def main() -> int:
             problems.append(f"the zip's {entry} is not executable once unpacked")
     student_file.write_text(reference.edited(mutant.at, mutant.find, mutant.replace))
     env = {"AUTOGRADER_ROOT": str(autograder), "SCANLAB_LABS": "02"}
+    # What setup.sh builds into the image (for lab 02 alone, here): run_autograder must reuse it.
+    if run([source / "grader" / "grade", "--prepare", "--build-root", autograder / "build", "02"]).returncode != 0:
+        problems.append("grade --prepare failed")
+    if "--prepare" not in (source / "setup.sh").read_text():
+        problems.append("setup.sh does not prepare the build every submission reuses")
     if run([source / "run_autograder"], env=env).returncode != 0:
         problems.append("run_autograder failed")
+    reused = [cache for cache in (autograder / "build").glob("sim-*/CMakeCache.txt")
+              if f"SCANLAB_PREBUILT_DIR:UNINITIALIZED={autograder / 'build' / 'prebuilt'}" in cache.read_text()
+              or f"SCANLAB_PREBUILT_DIR:PATH={autograder / 'build' / 'prebuilt'}" in cache.read_text()]
+    if not reused:
+        problems.append("run_autograder built the simulator again instead of reusing the prepared build")
     results = autograder / "results" / "results.json"
     if not results.is_file():
         problems.append("run_autograder wrote no results/results.json")

@@ -42,7 +42,15 @@ def _points(value: float) -> str:
 def points_table(lab: manifest_mod.Lab) -> str:
     rows = ["| check | what it needs | points |", "| --- | --- | --- |"]
     rows += [f"| `{c.id}` | {c.needs or c.title} | {_points(c.points)} |" for c in lab.checks]
-    rows.append(f"| | total | {_points(lab.max_points)} |")
+    # What only a GPU grades is not in a simulator run's total: the total line says so.
+    gpu_only = [c for c in lab.checks if c.category == "performance"]
+    gpu_points = sum(c.points for c in gpu_only)
+    total = _points(lab.max_points)
+    if gpu_points:
+        names = ", ".join(f"`{c.id}`" for c in gpu_only)
+        total += (f" ({_points(lab.max_points - gpu_points)} on the simulator; the {_points(gpu_points)} of "
+                  f"{names} on a GPU only)")
+    rows.append(f"| | total | {total} |")
     return "\n".join(rows)
 
 

@@ -103,7 +103,7 @@ def main() -> int:
         if student.mutants:
             problems.append(f"lab {number}: the release's manifest has known-bad kernels")
         readme = (out / "labs" / lab.dir / "README.md").read_text()
-        table_total = f"| | total | {student.max_points:g} |"
+        table_total = f"| | total | {student.max_points:g} "  # "| 65 |", or "| 65 (55 on the simulator; ...) |"
         if table_total not in readme:
             problems.append(f"lab {number}: its README's points table does not total {student.max_points:g}")
         if any(c.category == "performance" for c in lab.checks):

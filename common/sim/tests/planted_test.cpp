@@ -558,6 +558,34 @@ std::vector<PlantedCase> planted_cases() {
                         EXPECT_THAT(o.process.err, HasSubstr("63 of the tile's 64 threads wait at"));
                       }));
   cases.push_back(clean("MultiWarpTileSyncByEveryThread", "tile_sync_divergent", true));
+  // Hopper pipelines: bulk copies into shared-memory stages guarded by barriers with transaction
+  // counts. The copy names the issuing thread and line; the other side is the stage's reader.
+  cases.push_back(bug("AsyncStageReadBeforeItsBarrierCompletes", "async_read_before_wait", "race", [](const Outcome& o) {
+    for (const JsonReport& r : o.reports) expect_two_threads_of_one_block(r);
+  }));
+  cases.push_back(clean("AsyncStageReadAfterItsBarrierCompletes", "async_read_before_wait", true));
+  cases.push_back(bug("AsyncStageReusedBeforeItsRelease", "async_stage_reused", "race", [](const Outcome& o) {
+    for (const JsonReport& r : o.reports) expect_two_threads_of_one_block(r);
+  }));
+  cases.push_back(clean("AsyncStageReusedAfterItsRelease", "async_stage_reused", true));
+  cases.push_back(bug("AsyncStageReleasedBeforeItIsRead", "async_released_early", "race", [](const Outcome& o) {
+    for (const JsonReport& r : o.reports) expect_two_threads_of_one_block(r);
+  }));
+  cases.push_back(clean("AsyncStageReleasedAfterItIsRead", "async_released_early", true));
+  // The deadlock names the barrier whose bytes never balance, with its arrivals and bytes.
+  cases.push_back(bug("AsyncTransactionCountNeverCompletes", "async_wrong_transaction_count", "deadlock",
+                      stderr_says({"waits on the barrier at shared variable 'loaded'",
+                                   "has 1 of its 1 expected arrivals, and 512 transaction bytes arrived of the 128 expected",
+                                   "waits on the barrier at shared variable 'released'"})));
+  cases.push_back(clean("AsyncTransactionCountOfTheCopiedBytes", "async_wrong_transaction_count", true));
+  cases.push_back(bug("AsyncBulkStoreSourceRewrittenBeforeItsRead", "async_store_source_reused", "race",
+                      [](const Outcome& o) {
+                        for (const JsonReport& r : o.reports) {
+                          expect_two_threads_of_one_block(r);
+                          if (r.parties.size() == 2) EXPECT_EQ(r.parties[0].role, "bulk copy");
+                        }
+                      }));
+  cases.push_back(clean("AsyncBulkStoreSourceRewrittenAfterItsRead", "async_store_source_reused", true));
   // Threads past the end return before their tile's sync, which does not count them as arrived.
   cases.push_back(bug("MultiWarpTileSyncAfterAnEarlyReturn", "tile_sync_after_return", "barrier-divergence",
                       [](const Outcome& o) {

@@ -15,6 +15,7 @@
 // read of data that a flag announced without both patterns may see a stale value (a warning).
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 
@@ -48,5 +49,12 @@ void join_lanes(Thread* warp_lanes, unsigned mask);
 // The sync() of a tile of several warps: what any thread of warps [first_warp, first_warp + count)
 // did before is ordered before what any of them does after; other warps are not ordered by it.
 void join_warps(Block& b, unsigned first_warp, unsigned count);
+// A hand-off through a barrier object in shared memory (collectives/async_barrier.cpp), one warp
+// at a time: an arrival of `warp` adds what that warp did so far, and what it had heard of, to
+// `published`; a wait that sees the phase complete orders all of `published` before what `warp`
+// does after.
+using WarpRow = std::array<std::uint32_t, kMaxWarpsPerBlock>;
+void publish_warp(Block& b, unsigned warp, WarpRow& published);
+void acquire_for_warp(Block& b, unsigned warp, const WarpRow& published);
 
 }  // namespace scanlab::sim::detail::race_detector

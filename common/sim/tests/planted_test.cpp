@@ -586,6 +586,13 @@ std::vector<PlantedCase> planted_cases() {
                         }
                       }));
   cases.push_back(clean("AsyncBulkStoreSourceRewrittenAfterItsRead", "async_store_source_reused", true));
+  cases.push_back(bug("AsyncBulkStoreWithoutProxyFence", "async_store_without_proxy_fence", "race", [](const Outcome& o) {
+    for (const JsonReport& r : o.reports) {
+      expect_two_threads_of_one_block(r);
+      if (r.parties.size() == 2) EXPECT_EQ(r.parties[1].role, "bulk copy");
+    }
+  }));
+  cases.push_back(clean("AsyncBulkStoreAfterProxyFence", "async_store_without_proxy_fence", true));
   // Threads past the end return before their tile's sync, which does not count them as arrived.
   cases.push_back(bug("MultiWarpTileSyncAfterAnEarlyReturn", "tile_sync_after_return", "barrier-divergence",
                       [](const Outcome& o) {

@@ -408,6 +408,13 @@ void publish_warp(Block& b, unsigned warp, WarpRow& published) {
   published[warp] = generation;
 }
 
+std::uint32_t new_generation(Block& b) { return ++b.race.generation; }
+
+SharedRecord last_shared_write(std::uintptr_t address) {
+  if (!race_check_enabled || !shared_shadow) return SharedRecord{};
+  return shared_shadow[(address - memory::regions.shared_begin) / kGranule].write;
+}
+
 void acquire_for_warp(Block& b, unsigned warp, const WarpRow& published) {
   BlockClocks& race = b.race;
   if (!race.handoff_clocks) race.handoff_clocks = std::make_unique<WarpClocks>();

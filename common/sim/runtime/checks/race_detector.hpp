@@ -56,5 +56,11 @@ void join_warps(Block& b, unsigned first_warp, unsigned count);
 using WarpRow = std::array<std::uint32_t, kMaxWarpsPerBlock>;
 void publish_warp(Block& b, unsigned warp, WarpRow& published);
 void acquire_for_warp(Block& b, unsigned warp, const WarpRow& published);
+// A new generation of the block's clocks: every access made so far is below it (a point that
+// later checks compare records with, such as a fence.proxy.async in collectives/bulk_copy.cpp).
+std::uint32_t new_generation(Block& b);
+// The last write to a word of shared memory, as its shadow cell remembers it (run 0: none kept,
+// or race checks are off).
+SharedRecord last_shared_write(std::uintptr_t address);
 
 }  // namespace scanlab::sim::detail::race_detector

@@ -16,6 +16,9 @@ namespace {
 
 // A bulk copy moves whole 16-byte granules between 16-byte aligned addresses.
 constexpr std::size_t kGranule = 16;
+// What a copy's own writes carry in the shadow, so that a later bulk copy of the same bytes needs
+// no proxy fence: a plain write's flags with the blind bit, which only atomics otherwise use.
+constexpr std::uint8_t kAsyncProxy = race_detector::kBlind;
 
 bool copyable(Thread* t, std::uintptr_t destination, bool to_shared, std::uintptr_t source, std::size_t bytes,
               std::uintptr_t pc) {
@@ -62,6 +65,34 @@ void report_source_changed(Thread* t, const PendingStore& s, std::size_t offset,
   report(f);
 }
 
+// Whether the last write to each word of the store's source is ordered for the async proxy: a
+// copy's own write (the async proxy's) needs nothing; an ordinary store needs a
+// fence.proxy.async after it, by its warp or by the issuing thread's.
+void check_proxy_fence(Thread* t, std::uintptr_t source, std::size_t bytes, std::uintptr_t pc) {
+  const Block& b = *t->block;
+  const auto& fenced = b.bulk_stores.proxy_fence;
+  for (std::size_t i = 0; i < bytes; i += race_detector::kGranule) {
+    const race_detector::SharedRecord w = race_detector::last_shared_write(source + i);
+    if (w.run != b.race.run || !(w.by.flags() & race_detector::kWrite) || (w.by.flags() & kAsyncProxy)) continue;
+    const unsigned writer = w.by.thread();
+    if (fenced[writer / kWarpSize] > w.warp_epoch || fenced[t->warp] > w.warp_epoch) continue;
+    const std::uintptr_t write_pc = race_detector::code_ids.address(w.pc);
+    if (!first_time(ReportKind::race, write_pc, pc)) return;
+    Finding f;
+    f.kind = ReportKind::race;
+    f.headline = "data race (a bulk copy reads what ordinary stores wrote, with no fence.proxy.async between) on "
+                 "shared memory";
+    f.parties.push_back(party("write", &b.threads[writer], locate(write_pc)));
+    f.parties.push_back(party("bulk copy", t, locate(pc)));
+    f.details.push_back("location: " + shared_memory::describe_address(source + i, b));
+    f.details.push_back("a bulk copy reads shared memory through the async proxy, and barriers order only ordinary "
+                        "accesses: after writing the source, call cuda::ptx::fence_proxy_async(cuda::ptx::space_shared) "
+                        "(every writing thread, or the issuing thread after a barrier with them), then issue the copy");
+    report(f);
+    return;
+  }
+}
+
 void carry_out(Thread* t, PendingStore& s, std::uintptr_t wait_pc) {
   const auto* now = reinterpret_cast<const unsigned char*>(s.source);
   for (std::size_t i = 0; i < s.bytes; ++i)
@@ -78,6 +109,7 @@ void carry_out(Thread* t, PendingStore& s, std::uintptr_t wait_pc) {
 void begin_block(Block& b) {
   b.bulk_stores.in_flight.clear();
   b.bulk_stores.committed.clear();
+  b.bulk_stores.proxy_fence.fill(0);
 }
 
 void end_block(Block& b) {
@@ -93,7 +125,7 @@ void load(Thread* t, std::uintptr_t destination, std::uintptr_t source, std::siz
   // (a stage reused before its readers released it is a race here), and its bytes reach a
   // thread only through the phase (async_barrier::deliver_bytes publishes them).
   check_words(t, source, bytes, race_detector::kRead, pc);
-  check_words(t, destination, bytes, race_detector::kWrite, pc);
+  check_words(t, destination, bytes, race_detector::kWrite | kAsyncProxy, pc);
   std::memcpy(reinterpret_cast<void*>(destination), reinterpret_cast<const void*>(source), bytes);
   async_barrier::deliver_bytes(t, barrier, static_cast<std::int64_t>(bytes), pc);
 }
@@ -102,6 +134,7 @@ void store(Thread* t, std::uintptr_t destination, std::uintptr_t source, std::si
   if (!copyable(t, destination, false, source, bytes, pc)) return;
   // Whatever wrote the source must be ordered before the copy starts reading it.
   check_words(t, source, bytes, race_detector::kRead, pc);
+  check_proxy_fence(t, source, bytes, pc);
   PendingStore s;
   s.destination = destination;
   s.source = source;
@@ -111,6 +144,10 @@ void store(Thread* t, std::uintptr_t destination, std::uintptr_t source, std::si
   const auto* at_issue = reinterpret_cast<const unsigned char*>(source);
   s.issued_bytes.assign(at_issue, at_issue + bytes);
   t->block->bulk_stores.in_flight[t->linear].push_back(std::move(s));
+}
+
+void proxy_fence(Thread* t) {
+  t->block->bulk_stores.proxy_fence[t->warp] = race_detector::new_generation(*t->block);
 }
 
 void commit(Thread* t) { ++t->block->bulk_stores.committed[t->linear]; }

@@ -7,7 +7,10 @@
 //   or to the source, that the copy is not ordered after.
 // - Shared to global, in bulk groups (commit_group, wait_group, wait_group_read): the copy reads
 //   its shared source until its thread's wait covers its group; a write to the source before
-//   then is reported, and the copy carries what the source holds when the wait comes.
+//   then is reported, and the copy carries what the source holds when the wait comes. What
+//   ordinary stores wrote to the source must be ordered before the copy's reads by a
+//   fence.proxy.async after them (the writer's, or the issuing thread's): a bulk copy reads
+//   through the async proxy, which barriers alone do not order.
 #pragma once
 
 #include <cstddef>
@@ -30,6 +33,9 @@ void load(Thread* t, std::uintptr_t destination, std::uintptr_t source, std::siz
 // A copy of `bytes` from shared memory at `source` to global memory at `destination`, issued by
 // thread t, in its bulk group not yet committed.
 void store(Thread* t, std::uintptr_t destination, std::uintptr_t source, std::size_t bytes, std::uintptr_t pc);
+// fence.proxy.async by thread t: its warp's ordinary writes so far are ordered before the bulk
+// copies that read them.
+void proxy_fence(Thread* t);
 // cp.async.bulk.commit_group: t's stores issued since its last commit form a bulk group.
 void commit(Thread* t);
 // cp.async.bulk.wait_group(.read) N: t waits until at most `groups_left` of its most recent

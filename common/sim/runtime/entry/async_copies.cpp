@@ -83,9 +83,7 @@ void bulk_wait(unsigned groups_left, std::uintptr_t pc) {
 }
 
 void proxy_fence(std::uintptr_t pc) {
-  // Copies here take effect at fixed points (a load when issued, a store when waited for), so
-  // ordinary accesses and copies are already ordered as the fence orders them.
-  static_cast<void>(caller("fence.proxy.async", pc));
+  if (Thread* t = caller("fence.proxy.async", pc)) detail::bulk_copy::proxy_fence(t);
 }
 
 }  // namespace scanlab::sim::async_copy

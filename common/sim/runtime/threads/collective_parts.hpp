@@ -154,6 +154,9 @@ struct PendingStore {
 struct BlockStores {
   std::unordered_map<unsigned, std::vector<PendingStore>> in_flight;  // by thread
   std::unordered_map<unsigned, std::uint32_t> committed;             // by thread
+  // Per warp, the block's race-clock generation at its last fence.proxy.async: a write to a bulk
+  // store's source made before it (in an older generation) is ordered for the async proxy.
+  std::array<std::uint32_t, kMaxThreadsPerBlock / kWarpSize> proxy_fence{};
 };
 
 }  // namespace scanlab::sim::detail::bulk_copy

@@ -831,7 +831,9 @@ INSTANTIATE_TEST_SUITE_P(Simcc, SimccCompileError,
                                            CompileErrorCase{"multi_warp_tile_shfl_down.cu", "shfl_down exists in CUDA only for tiles of at most 32 threads"},
                                            CompileErrorCase{"multi_warp_tile_ballot.cu", "ballot exists in CUDA only for tiles of at most 32 threads"},
                                            CompileErrorCase{"multi_warp_tile_wide_shuffle.cu", "values of at most 8 bytes in such a tile"},
-                                           CompileErrorCase{"tile_size_not_power_of_two.cu", "N must be a power of two from 1 to 1024"}),
+                                           CompileErrorCase{"tile_size_not_power_of_two.cu", "N must be a power of two from 1 to 1024"},
+                                           CompileErrorCase{"async_barrier_device_scope.cu", "cuda::barrier of another scope than thread_scope_block"},
+                                           CompileErrorCase{"async_memcpy_async.cu", "cuda::memcpy_async is not supported by the scanlab simulator"}),
                          source_stem);
 
 }  // namespace

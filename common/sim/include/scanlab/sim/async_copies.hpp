@@ -105,9 +105,23 @@ class alignas(8) barrier<thread_scope_block, void> {
 template <thread_scope Scope, class Completion>
 class barrier {
   static_assert(Scope == thread_scope_block && ::std::is_void_v<Completion>,
-                "the scanlab simulator runs cuda::barrier<cuda::thread_scope_block> (with no completion "
-                "function) only");
+                "cuda::barrier of another scope than thread_scope_block, or with a completion function, is not "
+                "supported by the scanlab simulator: use cuda::barrier<cuda::thread_scope_block> in shared memory");
 };
+
+namespace async_copies_detail {
+template <class>
+constexpr bool never = false;
+}  // namespace async_copies_detail
+
+// cuda::memcpy_async (a thread's or a group's copy tracked by a barrier or a pipeline) is not
+// simulated: the build stops at the program's call.
+template <class Destination, class... Rest>
+void memcpy_async(Destination*, Rest&&...) {
+  static_assert(async_copies_detail::never<Destination>,
+                "cuda::memcpy_async is not supported by the scanlab simulator: copy whole 16-byte granules with "
+                "cuda::device::memcpy_async_tx and a barrier's transaction count, or with plain loads and stores");
+}
 
 namespace device {
 

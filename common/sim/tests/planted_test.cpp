@@ -593,6 +593,9 @@ std::vector<PlantedCase> planted_cases() {
     }
   }));
   cases.push_back(clean("AsyncBulkStoreAfterProxyFence", "async_store_without_proxy_fence", true));
+  cases.push_back(bug("AsyncBarrierInitializedByOneBlockOnly", "async_barrier_per_block", "api-misuse",
+                      stderr_says({"a barrier object used before init() in this block"})));
+  cases.push_back(clean("AsyncBarrierInitializedByEveryBlock", "async_barrier_per_block", true));
   // Threads past the end return before their tile's sync, which does not count them as arrived.
   cases.push_back(bug("MultiWarpTileSyncAfterAnEarlyReturn", "tile_sync_after_return", "barrier-divergence",
                       [](const Outcome& o) {

@@ -5,6 +5,7 @@
 
 #include "checks/race_detector.hpp"
 #include "findings/report.hpp"
+#include "memory/memory.hpp"
 #include "threads/scheduler.hpp"
 #include "threads/shared_memory.hpp"
 
@@ -20,7 +21,7 @@ constexpr std::int64_t kCountLimit = (std::int64_t{1} << 20) - 1;
   f.kind = ReportKind::api_misuse;
   f.headline = what;
   f.parties.push_back(party("barrier", t, locate(pc)));
-  f.details.push_back("barrier: " + shared_memory::describe_address(address, *t->block));
+  f.details.push_back("location: " + shared_memory::describe_address(address, *t->block));
   f.details.push_back(fix);
   f.details.push_back("the kernel was stopped; the launch reports cudaErrorLaunchFailure");
   report(f);
@@ -30,9 +31,14 @@ constexpr std::int64_t kCountLimit = (std::int64_t{1} << 20) - 1;
 Barrier& barrier_at(Thread* t, std::uintptr_t address, std::uintptr_t pc) {
   auto& barriers = t->block->async_barriers.by_address;
   if (auto it = barriers.find(address); it != barriers.end()) return it->second;
-  misuse(t, address, "a barrier object used before init() in this block (or not in shared memory)",
-         "initialize each cuda::barrier in shared memory once per block (init(&bar, count) by one thread, then "
-         "__syncthreads()) before any thread arrives on it or waits for it",
+  if (!memory::in_shared(address))
+    misuse(t, address, "a barrier object outside shared memory",
+           "the simulator runs cuda::barrier<cuda::thread_scope_block> objects in shared memory: declare the "
+           "barrier __shared__ (or place it in dynamic shared memory)",
+           pc);
+  misuse(t, address, "a barrier object used before init() in this block",
+         "each block has its own shared memory, so each initializes its own barriers: init(&bar, count) by one "
+         "thread of the block, then __syncthreads(), before any thread arrives on it or waits for it",
          pc);
 }
 

@@ -48,14 +48,16 @@ struct Block {
   barrier::BlockBarrier barrier;    // barrier.cpp
   std::vector<warp::Warp> warps;    // warp.cpp
   tile_barrier::BlockTiles tiles;   // tile_barrier.cpp
-  async_barrier::BlockBarriers async_barriers;  // async_barrier.cpp
-  bulk_copy::BlockStores bulk_stores;           // bulk_copy.cpp
   shared_memory::Arena shared;      // shared_memory.cpp
   race_detector::BlockClocks race;  // race_detector.cpp
   memory_order::BlockOrdering ordering;  // memory_order.cpp
   memory_check::BlockChecks checks;      // memory_check.cpp
   counters::BlockTally counting;    // counters.cpp
   PendingFindings findings;         // report.cpp
+  // Last: used only by kernels with barrier objects or bulk copies, away from what every barrier
+  // crossing and access touches above.
+  async_barrier::BlockBarriers async_barriers;  // async_barrier.cpp
+  bulk_copy::BlockStores bulk_stores;           // bulk_copy.cpp
 };
 
 }  // namespace scanlab::sim::detail

@@ -572,6 +572,10 @@ std::vector<PlantedCase> planted_cases() {
     for (const JsonReport& r : o.reports) expect_two_threads_of_one_block(r);
   }));
   cases.push_back(clean("AsyncStageReleasedAfterItIsRead", "async_released_early", true));
+  cases.push_back(bug("AsyncWaitForThePhaseOfTheWrongParity", "async_wrong_parity", "deadlock",
+                      stderr_says({"its waiters poll for parity 1, the parity of this phase",
+                                   "the phase that completed last, phase 0, has parity 0"})));
+  cases.push_back(clean("AsyncWaitForThePhaseOfItsParity", "async_wrong_parity", true));
   // The deadlock names the barrier whose bytes never balance, with its arrivals and bytes.
   cases.push_back(bug("AsyncTransactionCountNeverCompletes", "async_wrong_transaction_count", "deadlock",
                       stderr_says({"waits on the barrier at shared variable 'loaded'",

@@ -131,12 +131,14 @@ void deliver_bytes(Thread* t, std::uintptr_t address, std::int64_t bytes, std::u
 
 bool test_parity(Thread* t, std::uintptr_t address, unsigned parity, std::uintptr_t pc) {
   Barrier& r = barrier_at(t, address, pc);
+  r.waited_parity = static_cast<std::uint8_t>(parity & 1u);
   // The phase of parity p has completed while the current phase has the other parity.
   return see_complete(t, r, (r.phase & 1u) != (parity & 1u), pc);
 }
 
 bool test_token(Thread* t, std::uintptr_t address, std::uint64_t token, std::uintptr_t pc) {
   Barrier& r = barrier_at(t, address, pc);
+  r.waited_parity = 2;
   return see_complete(t, r, r.phase > token, pc);
 }
 
@@ -163,6 +165,13 @@ std::vector<std::string> describe_waiting(const Block& b) {
         s += " (" + std::to_string(-r.transaction) + " bytes more than announced: a phase completes only when the "
              "transaction count is exactly zero, so the bytes announced must equal the bytes the copies deliver)";
     }
+    // Polled for the parity of a phase nothing has begun: the wait most likely names the wrong
+    // phase (the one before it, of the other parity, is the one that completed).
+    if (r.phase > 0 && r.waited_parity == (r.phase & 1u) && r.pending == r.expected && r.expected_bytes == 0 &&
+        r.arrived_bytes == 0)
+      s += "; its waiters poll for parity " + std::to_string(r.waited_parity) + ", the parity of this phase, which "
+           "no thread has begun: try_wait_parity(p) waits until the phase of parity p completes, and the phase that "
+           "completed last, phase " + std::to_string(r.phase - 1) + ", has parity " + std::to_string((r.phase - 1) & 1u);
     lines.push_back(s);
   }
   return lines;

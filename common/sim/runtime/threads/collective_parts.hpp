@@ -124,6 +124,7 @@ struct Barrier {
   std::uint64_t arrived_bytes = 0;    // ... and bytes copies delivered, for reports
   std::uint64_t phase = 0;            // phases completed
   bool waited = false;                // a thread found the current phase incomplete, for deadlock reports
+  std::uint8_t waited_parity = 2;     // ... polling for this parity (2: with an arrival token)
   // What the current phase's arrivals publish, per warp of the block, and what every phase
   // completed so far published (a waiter that sees a phase complete acquires it).
   std::array<std::uint32_t, kMaxThreadsPerBlock / kWarpSize> arriving{};

@@ -600,6 +600,10 @@ std::vector<PlantedCase> planted_cases() {
   cases.push_back(bug("AsyncBarrierInitializedByOneBlockOnly", "async_barrier_per_block", "api-misuse",
                       stderr_says({"a barrier object used before init() in this block"})));
   cases.push_back(clean("AsyncBarrierInitializedByEveryBlock", "async_barrier_per_block", true));
+  cases.push_back(bug("AsyncMemcpyReadBeforeItsPhaseCompletes", "async_memcpy_read_early", "race", [](const Outcome& o) {
+    for (const JsonReport& r : o.reports) expect_two_threads_of_one_block(r);
+  }));
+  cases.push_back(clean("AsyncMemcpyReadAfterItsPhaseCompletes", "async_memcpy_read_early", true));
   // Threads past the end return before their tile's sync, which does not count them as arrived.
   cases.push_back(bug("MultiWarpTileSyncAfterAnEarlyReturn", "tile_sync_after_return", "barrier-divergence",
                       [](const Outcome& o) {
@@ -839,8 +843,7 @@ INSTANTIATE_TEST_SUITE_P(Simcc, SimccCompileError,
                                            CompileErrorCase{"multi_warp_tile_ballot.cu", "ballot exists in CUDA only for tiles of at most 32 threads"},
                                            CompileErrorCase{"multi_warp_tile_wide_shuffle.cu", "values of at most 8 bytes in such a tile"},
                                            CompileErrorCase{"tile_size_not_power_of_two.cu", "N must be a power of two from 1 to 1024"},
-                                           CompileErrorCase{"async_barrier_device_scope.cu", "cuda::barrier of another scope than thread_scope_block"},
-                                           CompileErrorCase{"async_memcpy_async.cu", "cuda::memcpy_async is not supported by the scanlab simulator"}),
+                                           CompileErrorCase{"async_barrier_device_scope.cu", "cuda::barrier of another scope than thread_scope_block"}),
                          source_stem);
 
 }  // namespace

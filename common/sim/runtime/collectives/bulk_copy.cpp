@@ -1,5 +1,6 @@
 #include "collectives/bulk_copy.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -128,6 +129,31 @@ void load(Thread* t, std::uintptr_t destination, std::uintptr_t source, std::siz
   check_words(t, destination, bytes, race_detector::kWrite | kAsyncProxy, pc);
   std::memcpy(reinterpret_cast<void*>(destination), reinterpret_cast<const void*>(source), bytes);
   async_barrier::deliver_bytes(t, barrier, static_cast<std::int64_t>(bytes), pc);
+}
+
+void phase_copy(Thread* t, std::uintptr_t destination, std::uintptr_t source, std::size_t bytes,
+                std::uintptr_t barrier, std::uintptr_t pc) {
+  if (!memory::in_shared(destination)) {
+    Finding f;
+    f.kind = ReportKind::unsupported;
+    f.headline = "cuda::memcpy_async with a barrier into memory other than shared memory is not simulated";
+    f.parties.push_back(party("memcpy_async", t, locate(pc)));
+    f.details.push_back("the kernel was stopped; the launch reports cudaErrorLaunchFailure");
+    report(f);
+    scheduler::abort_kernel(t, cudaErrorLaunchFailure);
+  }
+  // Granule by granule, so that each word of the shadow sees its part of the copy.
+  for (std::size_t done = 0; done < bytes;) {
+    const std::size_t piece =
+        std::min(bytes - done, race_detector::kGranule - (destination + done) % race_detector::kGranule);
+    race_detector::check_access(t, source + done, piece, race_detector::kRead, pc);
+    race_detector::check_access(t, destination + done, piece, race_detector::kWrite | kAsyncProxy, pc);
+    done += piece;
+  }
+  std::memmove(reinterpret_cast<void*>(destination), reinterpret_cast<const void*>(source), bytes);
+  // Its bytes are announced and delivered at once: the copy adds nothing to the phase's count,
+  // only what it wrote to what the phase publishes.
+  async_barrier::deliver_bytes(t, barrier, 0, pc);
 }
 
 void store(Thread* t, std::uintptr_t destination, std::uintptr_t source, std::size_t bytes, std::uintptr_t pc) {

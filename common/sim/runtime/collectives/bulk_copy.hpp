@@ -30,6 +30,10 @@ void end_block(Block& b);
 // thread t; `barrier` (an address in shared memory) receives its bytes as transaction bytes.
 void load(Thread* t, std::uintptr_t destination, std::uintptr_t source, std::size_t bytes, std::uintptr_t barrier,
           std::uintptr_t pc);
+// cuda::memcpy_async with a barrier: a copy of `bytes` (any size) into shared memory at
+// `destination`, issued by thread t, that completes with the barrier's current phase.
+void phase_copy(Thread* t, std::uintptr_t destination, std::uintptr_t source, std::size_t bytes,
+                std::uintptr_t barrier, std::uintptr_t pc);
 // A copy of `bytes` from shared memory at `source` to global memory at `destination`, issued by
 // thread t, in its bulk group not yet committed.
 void store(Thread* t, std::uintptr_t destination, std::uintptr_t source, std::size_t bytes, std::uintptr_t pc);

@@ -70,6 +70,11 @@ void bulk_load(void* destination, const void* source, std::size_t bytes, std::ui
     detail::bulk_copy::load(t, address(destination), address(source), bytes, address(barrier), pc);
 }
 
+void phase_copy(void* destination, const void* source, std::size_t bytes, std::uint64_t* barrier, std::uintptr_t pc) {
+  if (Thread* t = caller("cuda::memcpy_async", pc))
+    detail::bulk_copy::phase_copy(t, address(destination), address(source), bytes, address(barrier), pc);
+}
+
 void bulk_store(void* destination, const void* source, std::size_t bytes, std::uintptr_t pc) {
   if (Thread* t = caller("cp.async.bulk", pc)) detail::bulk_copy::store(t, address(destination), address(source), bytes, pc);
 }

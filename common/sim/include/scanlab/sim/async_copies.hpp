@@ -1,7 +1,8 @@
 // Hopper's asynchronous copies and barrier objects, as libcu++ spells them (<cuda/barrier>,
 // <cuda/ptx>): cuda::barrier<cuda::thread_scope_block> with arrival and transaction counts,
-// cuda::device::memcpy_async_tx and barrier_arrive_tx / barrier_expect_tx, and the cuda::ptx
-// functions for mbarrier waits, bulk copies, bulk groups and the async proxy's fence. The
+// cuda::memcpy_async with such a barrier, cuda::device::memcpy_async_tx and barrier_arrive_tx /
+// barrier_expect_tx, and the cuda::ptx functions for mbarrier waits, bulk copies, bulk groups
+// and the async proxy's fence. The
 // simulator's runtime (runtime/collectives/async_barrier.hpp, bulk_copy.hpp) keeps the barriers'
 // phases and runs the copies as asynchronous agents, so that a read of a stage before its phase
 // completed, or a write to one while a copy is in flight, is a race at the program's lines.
@@ -31,6 +32,10 @@ bool barrier_test_parity(::std::uint64_t* barrier, unsigned parity, ::std::uintp
 bool barrier_test_token(::std::uint64_t* barrier, ::std::uint64_t token, ::std::uintptr_t pc);
 void bulk_load(void* destination, const void* source, ::std::size_t bytes, ::std::uint64_t* barrier, ::std::uintptr_t pc);
 void bulk_store(void* destination, const void* source, ::std::size_t bytes, ::std::uintptr_t pc);
+// cuda::memcpy_async with a barrier: a copy into shared memory that completes with the barrier's
+// current phase.
+void phase_copy(void* destination, const void* source, ::std::size_t bytes, ::std::uint64_t* barrier,
+                ::std::uintptr_t pc);
 void bulk_commit(::std::uintptr_t pc);
 void bulk_wait(unsigned groups_left, ::std::uintptr_t pc);
 void proxy_fence(::std::uintptr_t pc);
@@ -109,18 +114,33 @@ class barrier {
                 "supported by the scanlab simulator: use cuda::barrier<cuda::thread_scope_block> in shared memory");
 };
 
-namespace async_copies_detail {
-template <class>
-constexpr bool never = false;
-}  // namespace async_copies_detail
-
-// cuda::memcpy_async (a thread's or a group's copy tracked by a barrier or a pipeline) is not
-// simulated: the build stops at the program's call.
-template <class Destination, class... Rest>
-void memcpy_async(Destination*, Rest&&...) {
-  static_assert(async_copies_detail::never<Destination>,
-                "cuda::memcpy_async is not supported by the scanlab simulator: copy whole 16-byte granules with "
-                "cuda::device::memcpy_async_tx and a barrier's transaction count, or with plain loads and stores");
+// cuda::memcpy_async into shared memory, tracked by a barrier: the copy completes with the
+// barrier's current phase (libcu++ announces its bytes and lets the copy deliver them), so a
+// thread sees the data once it has seen that phase complete. The group form copies once for
+// the whole group (here by its thread of rank 0), as the group's threads together would.
+template <class T, class Size>
+SCANLAB_SIM_ASYNC_ENTRY async_contract_fulfillment memcpy_async(T* destination, const T* source, Size size,
+                                                                barrier<thread_scope_block>& b) {
+  static_assert(::std::is_trivially_copyable_v<T>, "memcpy_async copies trivially copyable types");
+  scanlab::sim::async_copy::phase_copy(destination, source, static_cast<::std::size_t>(size), b.native_handle(),
+                                       SCANLAB_SIM_CALLER_PC);
+  return async_contract_fulfillment::async;
+}
+template <class Size>
+SCANLAB_SIM_ASYNC_ENTRY async_contract_fulfillment memcpy_async(void* destination, const void* source, Size size,
+                                                                barrier<thread_scope_block>& b) {
+  scanlab::sim::async_copy::phase_copy(destination, source, static_cast<::std::size_t>(size), b.native_handle(),
+                                       SCANLAB_SIM_CALLER_PC);
+  return async_contract_fulfillment::async;
+}
+template <class Group, class T, class Size>
+SCANLAB_SIM_ASYNC_ENTRY async_contract_fulfillment memcpy_async(const Group& group, T* destination, const T* source,
+                                                                Size size, barrier<thread_scope_block>& b) {
+  static_assert(::std::is_trivially_copyable_v<T>, "memcpy_async copies trivially copyable types");
+  if (group.thread_rank() == 0)
+    scanlab::sim::async_copy::phase_copy(destination, source, static_cast<::std::size_t>(size), b.native_handle(),
+                                         SCANLAB_SIM_CALLER_PC);
+  return async_contract_fulfillment::async;
 }
 
 namespace device {

@@ -597,6 +597,9 @@ std::vector<PlantedCase> planted_cases() {
     }
   }));
   cases.push_back(clean("AsyncBulkStoreAfterProxyFence", "async_store_without_proxy_fence", true));
+  cases.push_back(bug("AsyncBulkStoreNeverWaitedFor", "async_store_never_waited", "api-misuse",
+                      stderr_says({"a bulk copy from shared memory still in flight when its thread exited"})));
+  cases.push_back(clean("AsyncBulkStoreWaitedForBeforeExit", "async_store_never_waited", true));
   cases.push_back(bug("AsyncBarrierInitializedByOneBlockOnly", "async_barrier_per_block", "api-misuse",
                       stderr_says({"a barrier object used before init() in this block"})));
   cases.push_back(clean("AsyncBarrierInitializedByEveryBlock", "async_barrier_per_block", true));

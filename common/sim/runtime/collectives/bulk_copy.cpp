@@ -94,14 +94,30 @@ void check_proxy_fence(Thread* t, std::uintptr_t source, std::size_t bytes, std:
   }
 }
 
+// A bulk store still in flight when its thread exited: on a GPU its block's shared memory may be
+// given to another block while the copy still reads it.
+void report_never_waited(Thread* t, const PendingStore& s) {
+  if (!first_time(ReportKind::api_misuse, s.issued_at, 0)) return;
+  Finding f;
+  f.kind = ReportKind::api_misuse;
+  f.headline = "a bulk copy from shared memory still in flight when its thread exited";
+  f.parties.push_back(party("bulk copy", t, locate(s.issued_at)));
+  f.details.push_back("source: " + shared_memory::describe_address(s.source, *t->block));
+  f.details.push_back("a block's shared memory is released when it ends, while the copy may still read it: before the "
+                      "thread exits, wait for its bulk groups (cuda::ptx::cp_async_bulk_wait_group_read(n32_t<0>{}))");
+  report(f);
+}
+
+// The store lands: what its source holds now goes to global memory (at a wait: `wait_pc`; when
+// its block ends: 0).
 void carry_out(Thread* t, PendingStore& s, std::uintptr_t wait_pc) {
   const auto* now = reinterpret_cast<const unsigned char*>(s.source);
   for (std::size_t i = 0; i < s.bytes; ++i)
     if (now[i] != s.issued_bytes[i]) {
-      if (t) report_source_changed(t, s, i, wait_pc);
+      if (wait_pc) report_source_changed(t, s, i, wait_pc);
       break;
     }
-  if (t) check_words(t, s.destination, s.bytes, race_detector::kWrite, s.issued_at);
+  check_words(t, s.destination, s.bytes, race_detector::kWrite, s.issued_at);
   std::memcpy(reinterpret_cast<void*>(s.destination), now, s.bytes);
 }
 
@@ -114,8 +130,17 @@ void begin_block(Block& b) {
 }
 
 void end_block(Block& b) {
-  for (auto& [thread, stores] : b.bulk_stores.in_flight)
-    for (PendingStore& s : stores) carry_out(nullptr, s, 0);
+  // In thread order, so that the reports come in the same order on every run.
+  std::vector<unsigned> threads;
+  for (const auto& [thread, stores] : b.bulk_stores.in_flight)
+    if (!stores.empty()) threads.push_back(thread);
+  std::sort(threads.begin(), threads.end());
+  for (unsigned thread : threads) {
+    Thread* t = &b.threads[thread];
+    std::vector<PendingStore>& stores = b.bulk_stores.in_flight[thread];
+    report_never_waited(t, stores.front());
+    for (PendingStore& s : stores) carry_out(t, s, 0);
+  }
   b.bulk_stores.in_flight.clear();
 }
 

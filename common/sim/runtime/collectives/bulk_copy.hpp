@@ -22,8 +22,8 @@
 namespace scanlab::sim::detail::bulk_copy {
 
 void begin_block(Block& b);
-// Bulk stores a thread issued and never waited for are carried out before the block's shared
-// memory goes.
+// Bulk stores a thread issued and never waited for are reported, and carried out before the
+// block's shared memory goes.
 void end_block(Block& b);
 
 // A copy of `bytes` from global memory at `source` to shared memory at `destination`, issued by

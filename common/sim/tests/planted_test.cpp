@@ -558,6 +558,55 @@ std::vector<PlantedCase> planted_cases() {
                         EXPECT_THAT(o.process.err, HasSubstr("63 of the tile's 64 threads wait at"));
                       }));
   cases.push_back(clean("MultiWarpTileSyncByEveryThread", "tile_sync_divergent", true));
+  // Hopper pipelines: bulk copies into shared-memory stages guarded by barriers with transaction
+  // counts. The copy names the issuing thread and line; the other side is the stage's reader.
+  cases.push_back(bug("AsyncStageReadBeforeItsBarrierCompletes", "async_read_before_wait", "race", [](const Outcome& o) {
+    for (const JsonReport& r : o.reports) expect_two_threads_of_one_block(r);
+  }));
+  cases.push_back(clean("AsyncStageReadAfterItsBarrierCompletes", "async_read_before_wait", true));
+  cases.push_back(bug("AsyncStageReusedBeforeItsRelease", "async_stage_reused", "race", [](const Outcome& o) {
+    for (const JsonReport& r : o.reports) expect_two_threads_of_one_block(r);
+  }));
+  cases.push_back(clean("AsyncStageReusedAfterItsRelease", "async_stage_reused", true));
+  cases.push_back(bug("AsyncStageReleasedBeforeItIsRead", "async_released_early", "race", [](const Outcome& o) {
+    for (const JsonReport& r : o.reports) expect_two_threads_of_one_block(r);
+  }));
+  cases.push_back(clean("AsyncStageReleasedAfterItIsRead", "async_released_early", true));
+  cases.push_back(bug("AsyncWaitForThePhaseOfTheWrongParity", "async_wrong_parity", "deadlock",
+                      stderr_says({"its waiters poll for parity 1, the parity of this phase",
+                                   "the phase that completed last, phase 0, has parity 0"})));
+  cases.push_back(clean("AsyncWaitForThePhaseOfItsParity", "async_wrong_parity", true));
+  // The deadlock names the barrier whose bytes never balance, with its arrivals and bytes.
+  cases.push_back(bug("AsyncTransactionCountNeverCompletes", "async_wrong_transaction_count", "deadlock",
+                      stderr_says({"waits on the barrier at shared variable 'loaded'",
+                                   "has 1 of its 1 expected arrivals, and 512 transaction bytes arrived of the 128 expected",
+                                   "waits on the barrier at shared variable 'released'"})));
+  cases.push_back(clean("AsyncTransactionCountOfTheCopiedBytes", "async_wrong_transaction_count", true));
+  cases.push_back(bug("AsyncBulkStoreSourceRewrittenBeforeItsRead", "async_store_source_reused", "race",
+                      [](const Outcome& o) {
+                        for (const JsonReport& r : o.reports) {
+                          expect_two_threads_of_one_block(r);
+                          if (r.parties.size() == 2) EXPECT_EQ(r.parties[0].role, "bulk copy");
+                        }
+                      }));
+  cases.push_back(clean("AsyncBulkStoreSourceRewrittenAfterItsRead", "async_store_source_reused", true));
+  cases.push_back(bug("AsyncBulkStoreWithoutProxyFence", "async_store_without_proxy_fence", "race", [](const Outcome& o) {
+    for (const JsonReport& r : o.reports) {
+      expect_two_threads_of_one_block(r);
+      if (r.parties.size() == 2) EXPECT_EQ(r.parties[1].role, "bulk copy");
+    }
+  }));
+  cases.push_back(clean("AsyncBulkStoreAfterProxyFence", "async_store_without_proxy_fence", true));
+  cases.push_back(bug("AsyncBulkStoreNeverWaitedFor", "async_store_never_waited", "api-misuse",
+                      stderr_says({"a bulk copy from shared memory still in flight when its thread exited"})));
+  cases.push_back(clean("AsyncBulkStoreWaitedForBeforeExit", "async_store_never_waited", true));
+  cases.push_back(bug("AsyncBarrierInitializedByOneBlockOnly", "async_barrier_per_block", "api-misuse",
+                      stderr_says({"a barrier object used before init() in this block"})));
+  cases.push_back(clean("AsyncBarrierInitializedByEveryBlock", "async_barrier_per_block", true));
+  cases.push_back(bug("AsyncMemcpyReadBeforeItsPhaseCompletes", "async_memcpy_read_early", "race", [](const Outcome& o) {
+    for (const JsonReport& r : o.reports) expect_two_threads_of_one_block(r);
+  }));
+  cases.push_back(clean("AsyncMemcpyReadAfterItsPhaseCompletes", "async_memcpy_read_early", true));
   // Threads past the end return before their tile's sync, which does not count them as arrived.
   cases.push_back(bug("MultiWarpTileSyncAfterAnEarlyReturn", "tile_sync_after_return", "barrier-divergence",
                       [](const Outcome& o) {
@@ -796,7 +845,8 @@ INSTANTIATE_TEST_SUITE_P(Simcc, SimccCompileError,
                                            CompileErrorCase{"multi_warp_tile_shfl_down.cu", "shfl_down exists in CUDA only for tiles of at most 32 threads"},
                                            CompileErrorCase{"multi_warp_tile_ballot.cu", "ballot exists in CUDA only for tiles of at most 32 threads"},
                                            CompileErrorCase{"multi_warp_tile_wide_shuffle.cu", "values of at most 8 bytes in such a tile"},
-                                           CompileErrorCase{"tile_size_not_power_of_two.cu", "N must be a power of two from 1 to 1024"}),
+                                           CompileErrorCase{"tile_size_not_power_of_two.cu", "N must be a power of two from 1 to 1024"},
+                                           CompileErrorCase{"async_barrier_device_scope.cu", "cuda::barrier of another scope than thread_scope_block"}),
                          source_stem);
 
 }  // namespace

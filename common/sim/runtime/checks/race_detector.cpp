@@ -172,6 +172,7 @@ void begin_block(Block& b) {
   b.race.generation = 0;
   for (unsigned i = 0; i < b.thread_count; ++i) b.threads[i].warp_clock.fill(0);
   if (b.race.tile_clocks) *b.race.tile_clocks = WarpClocks{};
+  if (b.race.handoff_clocks) *b.race.handoff_clocks = WarpClocks{};
 }
 
 namespace {
@@ -385,6 +386,40 @@ void join_warps(Block& b, unsigned first_warp, unsigned count) {
     for (unsigned w = 0; w < kMaxWarpsPerBlock; ++w) joined[w] = std::max(joined[w], clocks[v][w]);
   for (unsigned w = first_warp; w < first_warp + count; ++w) joined[w] = generation;
   for (unsigned v = first_warp; v < first_warp + count; ++v) clocks[v] = joined;
+  // What the tile's warps heard of through barrier objects, they now all know.
+  if (race.handoff_clocks) {
+    WarpClocks& handoffs = *race.handoff_clocks;
+    std::array<std::uint32_t, kMaxWarpsPerBlock> heard{};
+    for (unsigned v = first_warp; v < first_warp + count; ++v)
+      for (unsigned w = 0; w < kMaxWarpsPerBlock; ++w) heard[w] = std::max(heard[w], handoffs[v][w]);
+    for (unsigned v = first_warp; v < first_warp + count; ++v) handoffs[v] = heard;
+  }
+}
+
+void publish_warp(Block& b, unsigned warp, WarpRow& published) {
+  BlockClocks& race = b.race;
+  // A new generation: the warp's accesses so far are below it, its next ones are not.
+  const std::uint32_t generation = ++race.generation;
+  if (!race.handoff_clocks) race.handoff_clocks = std::make_unique<WarpClocks>();
+  const WarpRow& heard = (*race.handoff_clocks)[warp];
+  for (unsigned w = 0; w < kMaxWarpsPerBlock; ++w) published[w] = std::max(published[w], heard[w]);
+  if (race.tile_clocks)
+    for (unsigned w = 0; w < kMaxWarpsPerBlock; ++w) published[w] = std::max(published[w], (*race.tile_clocks)[warp][w]);
+  published[warp] = generation;
+}
+
+std::uint32_t new_generation(Block& b) { return ++b.race.generation; }
+
+SharedRecord last_shared_write(std::uintptr_t address) {
+  if (!race_check_enabled || !shared_shadow) return SharedRecord{};
+  return shared_shadow[(address - memory::regions.shared_begin) / kGranule].write;
+}
+
+void acquire_for_warp(Block& b, unsigned warp, const WarpRow& published) {
+  BlockClocks& race = b.race;
+  if (!race.handoff_clocks) race.handoff_clocks = std::make_unique<WarpClocks>();
+  WarpRow& heard = (*race.handoff_clocks)[warp];
+  for (unsigned w = 0; w < kMaxWarpsPerBlock; ++w) heard[w] = std::max(heard[w], published[w]);
 }
 
 }  // namespace scanlab::sim::detail::race_detector

@@ -15,6 +15,7 @@
 // read of data that a flag announced without both patterns may see a stale value (a warning).
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 
@@ -48,5 +49,18 @@ void join_lanes(Thread* warp_lanes, unsigned mask);
 // The sync() of a tile of several warps: what any thread of warps [first_warp, first_warp + count)
 // did before is ordered before what any of them does after; other warps are not ordered by it.
 void join_warps(Block& b, unsigned first_warp, unsigned count);
+// A hand-off through a barrier object in shared memory (collectives/async_barrier.cpp), one warp
+// at a time: an arrival of `warp` adds what that warp did so far, and what it had heard of, to
+// `published`; a wait that sees the phase complete orders all of `published` before what `warp`
+// does after.
+using WarpRow = std::array<std::uint32_t, kMaxWarpsPerBlock>;
+void publish_warp(Block& b, unsigned warp, WarpRow& published);
+void acquire_for_warp(Block& b, unsigned warp, const WarpRow& published);
+// A new generation of the block's clocks: every access made so far is below it (a point that
+// later checks compare records with, such as a fence.proxy.async in collectives/bulk_copy.cpp).
+std::uint32_t new_generation(Block& b);
+// The last write to a word of shared memory, as its shadow cell remembers it (run 0: none kept,
+// or race checks are off).
+SharedRecord last_shared_write(std::uintptr_t address);
 
 }  // namespace scanlab::sim::detail::race_detector

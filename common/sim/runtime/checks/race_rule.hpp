@@ -37,9 +37,12 @@ inline bool read_beside_atomic(std::uint8_t a, std::uint8_t b) {
 inline bool same_warp_ordered(std::uint16_t p_thread, std::uint32_t p_warp_epoch, const Thread* t) {
   // p's lane joined t (directly or through other lanes) in a __syncwarp after p's access ...
   if (p_thread / kWarpSize == t->warp && t->warp_clock[p_thread % kWarpSize] > p_warp_epoch) return true;
-  // ... or p's warp joined t's in the sync() of a tile of several warps.
+  // ... or p's warp joined t's in the sync() of a tile of several warps ...
   const WarpClocks* tiles = t->block->race.tile_clocks.get();
-  return tiles && (*tiles)[t->warp][p_thread / kWarpSize] > p_warp_epoch;
+  if (tiles && (*tiles)[t->warp][p_thread / kWarpSize] > p_warp_epoch) return true;
+  // ... or p's warp arrived on a barrier object before a phase that t's warp saw complete.
+  const WarpClocks* handoffs = t->block->race.handoff_clocks.get();
+  return handoffs && (*handoffs)[t->warp][p_thread / kWarpSize] > p_warp_epoch;
 }
 inline bool ordered(const SharedRecord& p, const Thread* t) {
   const Block* b = t->block;

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "base/settings.hpp"
+#include "collectives/async_barrier.hpp"
 #include "findings/report.hpp"
 
 namespace scanlab::sim::detail::deadlock {
@@ -37,6 +38,9 @@ void report(Launch& launch, const std::vector<Block*>& resident, const std::vect
     if (f.parties.size() >= 8) break;
     if (const Thread* t = spinning_thread(*b)) f.parties.push_back(party("spinning", t, locate(t->last_yield_pc)));
   }
+  // Threads that poll a barrier object whose phase cannot complete: which barrier, and what it lacks.
+  for (Block* b : resident)
+    for (std::string& line : async_barrier::describe_waiting(*b)) f.details.push_back(std::move(line));
   f.details.push_back("blocks not yet started: " + (waiting.empty() ? std::string("none") : block_list(waiting, launch)) +
                       "; " + std::to_string(resident.size()) +
                       " blocks run at once here (SCANLAB_SIM_RESIDENT_BLOCKS), and a GPU also runs only as many as "

@@ -6,7 +6,9 @@
 #include "checks/memory_check.hpp"
 #include "checks/memory_order.hpp"
 #include "checks/race_detector.hpp"
+#include "collectives/async_barrier.hpp"
 #include "collectives/barrier.hpp"
+#include "collectives/bulk_copy.hpp"
 #include "collectives/tile_barrier.hpp"
 #include "collectives/warp.hpp"
 #include "threads/shared_memory.hpp"
@@ -29,6 +31,9 @@ constexpr Hooks kModules[] = {
     {nullptr, warp::begin_block, nullptr, nullptr},
     {nullptr, tile_barrier::begin_block, nullptr, nullptr},
     {nullptr, shared_memory::begin_block, shared_memory::end_block, nullptr},
+    // After shared memory: bulk stores never waited for still read it when their block ends.
+    {nullptr, async_barrier::begin_block, nullptr, nullptr},
+    {nullptr, bulk_copy::begin_block, bulk_copy::end_block, nullptr},
     {race_detector::begin_launch, race_detector::begin_block, nullptr, race_detector::end_launch},
     {memory_order::begin_launch, memory_order::begin_block, nullptr, nullptr},
     {nullptr, memory_check::begin_block, nullptr, nullptr},

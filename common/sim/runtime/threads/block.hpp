@@ -54,6 +54,10 @@ struct Block {
   memory_check::BlockChecks checks;      // memory_check.cpp
   counters::BlockTally counting;    // counters.cpp
   PendingFindings findings;         // report.cpp
+  // Last: used only by kernels with barrier objects or bulk copies, away from what every barrier
+  // crossing and access touches above.
+  async_barrier::BlockBarriers async_barriers;  // async_barrier.cpp
+  bulk_copy::BlockStores bulk_stores;           // bulk_copy.cpp
 };
 
 }  // namespace scanlab::sim::detail

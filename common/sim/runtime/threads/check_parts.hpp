@@ -41,6 +41,9 @@ struct BlockClocks {
   std::uint32_t segment_clock = 0;
   std::uint32_t segment_generation = 0;
   std::unique_ptr<WarpClocks> tile_clocks;  // from the block's first sync of a multi-warp tile
+  // The same among warps that hand off through a barrier object in shared memory (cuda::barrier,
+  // mbarrier): kept apart from the tiles' so that a race report speaks of tiles only where tiles were used.
+  std::unique_ptr<WarpClocks> handoff_clocks;  // from the block's first such hand-off
 };
 
 }  // namespace scanlab::sim::detail::race_detector

@@ -4,7 +4,9 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 #include "base/device_limits.hpp"
@@ -108,3 +110,54 @@ struct BlockTiles {
 };
 
 }  // namespace scanlab::sim::detail::tile_barrier
+
+namespace scanlab::sim::detail::async_barrier {
+
+// One barrier object in shared memory (cuda::barrier<thread_scope_block>, an mbarrier): a phase
+// completes when its expected arrivals have come and its transaction count is back to zero.
+struct Barrier {
+  std::uintptr_t initialized_at = 0;  // code address of its init, for reports
+  std::uint32_t expected = 0;         // arrivals a phase waits for
+  std::uint32_t pending = 0;          // arrivals the current phase still waits for
+  std::int64_t transaction = 0;       // bytes the current phase still waits for (negative: arrived before expected)
+  std::uint64_t expected_bytes = 0;   // this phase: bytes announced (expect_tx, arrive_tx) ...
+  std::uint64_t arrived_bytes = 0;    // ... and bytes copies delivered, for reports
+  std::uint64_t phase = 0;            // phases completed
+  bool waited = false;                // a thread found the current phase incomplete, for deadlock reports
+  std::uint8_t waited_parity = 2;     // ... polling for this parity (2: with an arrival token)
+  // What the current phase's arrivals publish, per warp of the block, and what every phase
+  // completed so far published (a waiter that sees a phase complete acquires it).
+  std::array<std::uint32_t, kMaxThreadsPerBlock / kWarpSize> arriving{};
+  std::array<std::uint32_t, kMaxThreadsPerBlock / kWarpSize> completed{};
+};
+
+// A block's part: its barrier objects, by address.
+struct BlockBarriers {
+  std::unordered_map<std::uintptr_t, Barrier> by_address;
+};
+
+}  // namespace scanlab::sim::detail::async_barrier
+
+namespace scanlab::sim::detail::bulk_copy {
+
+// A bulk copy from shared to global memory that its thread has issued and not yet waited for:
+// it reads its source until the thread's cp.async.bulk.wait_group(.read) covers its group.
+struct PendingStore {
+  std::uintptr_t destination = 0;
+  std::uintptr_t source = 0;
+  std::size_t bytes = 0;
+  std::uintptr_t issued_at = 0;  // code address
+  std::uint32_t group = 0;       // bulk groups its thread had committed before it
+  std::vector<unsigned char> issued_bytes;  // the source as it was at the issue, to tell a later write
+};
+
+// A block's part: per thread, its bulk stores in flight and the bulk groups it has committed.
+struct BlockStores {
+  std::unordered_map<unsigned, std::vector<PendingStore>> in_flight;  // by thread
+  std::unordered_map<unsigned, std::uint32_t> committed;             // by thread
+  // Per warp, the block's race-clock generation at its last fence.proxy.async: a write to a bulk
+  // store's source made before it (in an older generation) is ordered for the async proxy.
+  std::array<std::uint32_t, kMaxThreadsPerBlock / kWarpSize> proxy_fence{};
+};
+
+}  // namespace scanlab::sim::detail::bulk_copy

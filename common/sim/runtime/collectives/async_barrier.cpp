@@ -1,0 +1,180 @@
+#include "collectives/async_barrier.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "checks/race_detector.hpp"
+#include "findings/report.hpp"
+#include "memory/memory.hpp"
+#include "threads/scheduler.hpp"
+#include "threads/shared_memory.hpp"
+
+namespace scanlab::sim::detail::async_barrier {
+namespace {
+
+// What PTX allows a barrier's counts: arrivals and transaction bytes of a phase below 2^20.
+constexpr std::int64_t kCountLimit = (std::int64_t{1} << 20) - 1;
+
+[[noreturn]] void misuse(Thread* t, std::uintptr_t address, const std::string& what, const std::string& fix,
+                         std::uintptr_t pc) {
+  Finding f;
+  f.kind = ReportKind::api_misuse;
+  f.headline = what;
+  f.parties.push_back(party("barrier", t, locate(pc)));
+  f.details.push_back("location: " + shared_memory::describe_address(address, *t->block));
+  f.details.push_back(fix);
+  f.details.push_back("the kernel was stopped; the launch reports cudaErrorLaunchFailure");
+  report(f);
+  scheduler::abort_kernel(t, cudaErrorLaunchFailure);
+}
+
+Barrier& barrier_at(Thread* t, std::uintptr_t address, std::uintptr_t pc) {
+  auto& barriers = t->block->async_barriers.by_address;
+  if (auto it = barriers.find(address); it != barriers.end()) return it->second;
+  if (!memory::in_shared(address))
+    misuse(t, address, "a barrier object outside shared memory",
+           "the simulator runs cuda::barrier<cuda::thread_scope_block> objects in shared memory: declare the "
+           "barrier __shared__ (or place it in dynamic shared memory)",
+           pc);
+  misuse(t, address, "a barrier object used before init() in this block",
+         "each block has its own shared memory, so each initializes its own barriers: init(&bar, count) by one "
+         "thread of the block, then __syncthreads(), before any thread arrives on it or waits for it",
+         pc);
+}
+
+// Ends the current phase once its arrivals and bytes are all in: what they published becomes
+// what waiters acquire, and the next phase waits for the expected arrivals again.
+void complete_if_done(Barrier& r) {
+  if (r.pending != 0 || r.transaction != 0) return;
+  ++r.phase;
+  for (std::size_t w = 0; w < r.completed.size(); ++w) r.completed[w] = std::max(r.completed[w], r.arriving[w]);
+  r.arriving.fill(0);
+  r.pending = r.expected;
+  r.expected_bytes = r.arrived_bytes = 0;
+  r.waited = false;
+}
+
+bool see_complete(Thread* t, Barrier& r, bool complete, std::uintptr_t pc) {
+  if (complete) {
+    race_detector::acquire_for_warp(*t->block, t->warp, r.completed);
+    return true;
+  }
+  r.waited = true;
+  scheduler::yield(t, pc);  // a poll of a phase that has not completed: a spin-wait
+  return false;
+}
+
+}  // namespace
+
+void begin_block(Block& b) { b.async_barriers.by_address.clear(); }
+
+void init(Thread* t, std::uintptr_t address, std::int64_t expected, std::uintptr_t pc) {
+  if (expected < 1 || expected > kCountLimit)
+    misuse(t, address, "init() of a barrier with " + std::to_string(expected) + " expected arrivals",
+           "a barrier expects from 1 to 2^20 - 1 arrivals a phase", pc);
+  Barrier& r = t->block->async_barriers.by_address[address];
+  r = Barrier{};
+  r.initialized_at = pc;
+  r.expected = r.pending = static_cast<std::uint32_t>(expected);
+  t->stored_since_yield = true;
+}
+
+std::uint64_t arrive(Thread* t, std::uintptr_t address, std::int64_t count, std::int64_t bytes, std::uintptr_t pc) {
+  Barrier& r = barrier_at(t, address, pc);
+  if (count < 1 || bytes < 0 || bytes > kCountLimit)
+    misuse(t, address, "arrive() on a barrier with an arrival count of " + std::to_string(count) + " and " +
+                           std::to_string(bytes) + " transaction bytes",
+           "an arrival counts 1 or more, and announces from 0 to 2^20 - 1 bytes", pc);
+  if (count > r.pending)
+    misuse(t, address, "arrive() of " + std::to_string(count) + " on a barrier whose phase " +
+                           std::to_string(r.phase) + " awaits only " + std::to_string(r.pending) + " more arrivals",
+           "a phase completes when its expected arrivals have come: arrive no more often than init() expects, "
+           "and wait for the phase to complete before arriving for the next one",
+           pc);
+  const std::uint64_t token = r.phase;
+  race_detector::publish_warp(*t->block, t->warp, r.arriving);
+  r.transaction += bytes;
+  r.expected_bytes += static_cast<std::uint64_t>(bytes);
+  r.pending -= static_cast<std::uint32_t>(count);
+  t->stored_since_yield = true;
+  complete_if_done(r);
+  return token;
+}
+
+void expect_bytes(Thread* t, std::uintptr_t address, std::int64_t bytes, std::uintptr_t pc) {
+  Barrier& r = barrier_at(t, address, pc);
+  if (bytes < 0 || bytes > kCountLimit)
+    misuse(t, address, "expect_tx() of " + std::to_string(bytes) + " bytes on a barrier",
+           "a phase's transaction count is from 0 to 2^20 - 1 bytes", pc);
+  r.transaction += bytes;
+  r.expected_bytes += static_cast<std::uint64_t>(bytes);
+  t->stored_since_yield = true;
+}
+
+void drop(Thread* t, std::uintptr_t address, std::uintptr_t pc) {
+  Barrier& r = barrier_at(t, address, pc);
+  if (r.expected == 0 || r.pending == 0)
+    misuse(t, address, "arrive_and_drop() on a barrier that expects no more arrivals",
+           "drop out of a barrier only once per thread that was counted in init()", pc);
+  --r.expected;
+  static_cast<void>(arrive(t, address, 1, 0, pc));
+}
+
+void deliver_bytes(Thread* t, std::uintptr_t address, std::int64_t bytes, std::uintptr_t pc) {
+  Barrier& r = barrier_at(t, address, pc);
+  race_detector::publish_warp(*t->block, t->warp, r.arriving);
+  r.transaction -= bytes;
+  r.arrived_bytes += static_cast<std::uint64_t>(bytes);
+  t->stored_since_yield = true;
+  complete_if_done(r);
+}
+
+bool test_parity(Thread* t, std::uintptr_t address, unsigned parity, std::uintptr_t pc) {
+  Barrier& r = barrier_at(t, address, pc);
+  r.waited_parity = static_cast<std::uint8_t>(parity & 1u);
+  // The phase of parity p has completed while the current phase has the other parity.
+  return see_complete(t, r, (r.phase & 1u) != (parity & 1u), pc);
+}
+
+bool test_token(Thread* t, std::uintptr_t address, std::uint64_t token, std::uintptr_t pc) {
+  Barrier& r = barrier_at(t, address, pc);
+  r.waited_parity = 2;
+  return see_complete(t, r, r.phase > token, pc);
+}
+
+std::vector<std::string> describe_waiting(const Block& b) {
+  std::vector<std::uintptr_t> waited;
+  for (const auto& [address, r] : b.async_barriers.by_address)
+    if (r.waited) waited.push_back(address);
+  std::sort(waited.begin(), waited.end());
+  std::vector<std::string> lines;
+  for (std::uintptr_t address : waited) {
+    const Barrier& r = b.async_barriers.by_address.at(address);
+    std::string s = "block " + format_index(b.index) + " waits on the barrier at " +
+                    shared_memory::describe_address(address, b) + ", initialized at " +
+                    locate(r.initialized_at).text() + ": its phase " + std::to_string(r.phase) + " has " +
+                    std::to_string(r.expected - r.pending) + " of its " + std::to_string(r.expected) +
+                    " expected arrivals";
+    if (r.expected_bytes != 0 || r.arrived_bytes != 0 || r.transaction != 0) {
+      s += ", and " + std::to_string(r.arrived_bytes) + " transaction bytes arrived of the " +
+           std::to_string(r.expected_bytes) + " expected";
+      if (r.transaction > 0)
+        s += " (" + std::to_string(r.transaction) + " bytes never come: the copies that name the barrier deliver "
+             "fewer bytes than expect_tx/arrive_tx announced)";
+      else if (r.transaction < 0)
+        s += " (" + std::to_string(-r.transaction) + " bytes more than announced: a phase completes only when the "
+             "transaction count is exactly zero, so the bytes announced must equal the bytes the copies deliver)";
+    }
+    // Polled for the parity of a phase nothing has begun: the wait most likely names the wrong
+    // phase (the one before it, of the other parity, is the one that completed).
+    if (r.phase > 0 && r.waited_parity == (r.phase & 1u) && r.pending == r.expected && r.expected_bytes == 0 &&
+        r.arrived_bytes == 0)
+      s += "; its waiters poll for parity " + std::to_string(r.waited_parity) + ", the parity of this phase, which "
+           "no thread has begun: try_wait_parity(p) waits until the phase of parity p completes, and the phase that "
+           "completed last, phase " + std::to_string(r.phase - 1) + ", has parity " + std::to_string((r.phase - 1) & 1u);
+    lines.push_back(s);
+  }
+  return lines;
+}
+
+}  // namespace scanlab::sim::detail::async_barrier

@@ -72,8 +72,11 @@ template <bool Shared>
 void report_race(const AccessRecord<Shared>& p, const Thread* t, const AccessRecord<Shared>& c, std::uintptr_t address,
                  Verdict verdict) {
   const std::uintptr_t p_pc = code_ids.address(p.pc), c_pc = code_ids.address(c.pc);
-  if (!first_time(ReportKind::race, p_pc, c_pc)) return;
   const RaceSide earlier{p_pc, p.by.flags(), block_of(p, t), p.by.thread()};
+  if (!first_time(ReportKind::race, p_pc, c_pc)) {
+    widen_fix(earlier, t, c_pc);
+    return;
+  }
   std::optional<memory_order::Relation> between_blocks;
   if constexpr (!Shared) {
     if (earlier.block != t->block->linear) between_blocks = memory_order::relation(t, stamp_of(p));

@@ -31,6 +31,11 @@ Finding race_finding(const RaceSide& earlier, const Thread* t, std::uintptr_t pc
                      std::uintptr_t address, bool shared, bool stale,
                      std::optional<memory_order::Relation> between_blocks);
 
+// Another race between the two lines of a race reported in this block and not yet printed: when
+// this one's threads are of two warps, that finding's fix becomes __syncthreads(), since the
+// __syncwarp() it gave for two lanes of one warp would not order these.
+void widen_fix(const RaceSide& earlier, const Thread* t, std::uintptr_t pc);
+
 // A plain read beside atomic writes: named by its two lines, since which threads met there
 // first is timing.
 Finding read_beside_atomics_finding(std::uintptr_t read_pc, std::uint8_t read_flags, std::uintptr_t atomic_pc,

@@ -32,13 +32,23 @@ struct Party {
   uint3 thread{};
 };
 
+// A finding as data: what is printed on stderr, kept for take_reports(), and written as one JSON
+// object (json_record) are all made from these fields, so a reader never parses the text.
 struct Finding {
   ReportKind kind = ReportKind::unsupported;
   bool is_error = true;
   std::string headline;
   std::vector<Party> parties;
-  std::vector<std::string> details;
+  std::string location;  // the buffer or variable and the byte involved, in the program's terms; may be empty
+  std::vector<std::string> details;  // the evidence, in words
+  std::string fix;       // what would fix it, when the simulator knows; may be empty
 };
+
+// The finding as one JSON object on one line (the format of $SCANLAB_SIM_REPORT_JSON):
+// number (its place among the findings this process printed; 0 for one not printed yet), kind,
+// severity, headline, parties (role, file, line, function, and block and thread for a kernel's
+// side), location, details, fix, reproduce (the settings that run the same schedule) and seed.
+std::string json_record(const Finding& finding, unsigned number);
 
 SourceLocation locate(std::uintptr_t return_address);  // a code address in the program, via addr2line
 SourceLocation locate(Site site);
@@ -91,6 +101,10 @@ void print_findings(PendingFindings& findings);
 void drop_findings(PendingFindings& findings);
 // For a finding the process dies of: what the block found before, then this, at once.
 void report_before_dying(const Finding& finding);
+
+// The finding of this kind at the pair of code addresses (a, b) that the running block made and
+// has not printed yet, for a check that learns more about it before it is printed; else null.
+Finding* waiting_finding(ReportKind kind, std::uintptr_t a, std::uintptr_t b);
 
 // Each pair of code addresses is reported once per process: a race in a loop is one bug.
 bool first_time(ReportKind kind, std::uintptr_t a, std::uintptr_t b);

@@ -84,6 +84,14 @@ void report_race(const AccessRecord<Shared>& p, const Thread* t, const AccessRec
   report(race_finding(earlier, t, c_pc, c.by.flags(), address, Shared, verdict == Verdict::stale, between_blocks));
 }
 
+// The other reader a write also races with, perhaps of another warp than the one just reported:
+// the fix given for the two lines must order it too (race_report.hpp, widen_fix).
+template <bool Shared>
+void widen_for(const AccessRecord<Shared>& p, const Thread* t, const AccessRecord<Shared>& c) {
+  const RaceSide other{code_ids.address(p.pc), p.by.flags(), block_of(p, t), p.by.thread()};
+  widen_fix(other, t, code_ids.address(c.pc));
+}
+
 // A plain read beside an atomic write, held until the launch ends (see held_races). Which
 // threads of which blocks met at the word first depends on timing when blocks run side by side,
 // so the report names the two lines, which do not.
@@ -128,6 +136,8 @@ __attribute__((noinline)) void check_cell(Cell<Shared>& cell, Thread* t, const A
         hold_race<Shared>(r, c);
       } else if (v != Verdict::none) {
         report_race<Shared>(r, t, c, address, v);
+        for (const AccessRecord<Shared>& other : cell.read)
+          if (&other != &r && judge<Shared>(other, t, c) == Verdict::race) widen_for<Shared>(other, t, c);
         break;
       }
     cell.write = c;

@@ -67,7 +67,9 @@ Finding race_finding(const RaceSide& earlier, const Thread* t, std::uintptr_t pc
                             ? "the last barrier of the block was at " + locate(t->block->barrier.last).text()
                             : "no barrier has run since the kernel started";
     f.details.push_back("no barrier separates the two accesses (" + after + ")");
-    f.fix = fix_within_block(earlier.thread / kWarpSize == t->warp, t->block->race.tile_clocks != nullptr);
+    const bool one_warp = earlier.thread / kWarpSize == t->warp;
+    f.fix = fix_within_block(one_warp, t->block->race.tile_clocks != nullptr);
+    f.fix_scope = one_warp ? FixScope::warp : FixScope::block;
   } else {
     if (between_blocks) f.fix = memory_order::advice(*between_blocks, earlier_block, later_block);
     if (stale)
@@ -95,8 +97,10 @@ void widen_fix(const RaceSide& earlier, const Thread* t, std::uintptr_t pc) {
   if (earlier.block != t->block->linear || earlier.thread / kWarpSize == t->warp) return;
   // Printed findings stay as printed: a block's findings wait until its phase ends, and the
   // races of one barrier interval between the same two lines are all found in that phase.
-  if (Finding* waiting = waiting_finding(ReportKind::race, earlier.pc, pc))
+  if (Finding* waiting = waiting_finding(ReportKind::race, earlier.pc, pc)) {
     waiting->fix = fix_within_block(false, t->block->race.tile_clocks != nullptr);
+    waiting->fix_scope = FixScope::block;
+  }
 }
 
 }  // namespace scanlab::sim::detail::race_detector

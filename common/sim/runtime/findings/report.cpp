@@ -93,6 +93,15 @@ void json_string(std::ostringstream& o, const char* key, const std::string& valu
 
 }  // namespace
 
+const char* to_string(FixScope scope) {
+  switch (scope) {
+    case FixScope::none: return "";
+    case FixScope::warp: return "warp";
+    case FixScope::block: return "block";
+  }
+  return "";
+}
+
 std::string json_record(const Finding& f, unsigned number) {
   std::ostringstream o;
   o << "{\"number\":" << number << ",\"kind\":\"" << to_string(f.kind) << "\""
@@ -113,6 +122,7 @@ std::string json_record(const Finding& f, unsigned number) {
   for (std::size_t i = 0; i < f.details.size(); ++i) o << (i ? ",\"" : "\"") << json_escape(f.details[i]) << "\"";
   o << "]";
   json_string(o, "fix", f.fix);
+  if (f.fix_scope != FixScope::none) json_string(o, "fix_scope", to_string(f.fix_scope));
   json_string(o, "reproduce", describe_schedule());
   o << ",\"seed\":" << get_schedule().seed << "}";
   return o.str();

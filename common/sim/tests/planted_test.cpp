@@ -318,6 +318,15 @@ PartyCheck fix_names(std::string barrier, std::string wrong, PartyCheck also = {
   };
 }
 
+// The last report names `barrier` as its fix: the one that corrects what an earlier run advised.
+PartyCheck last_fix_names(std::string barrier, PartyCheck also = {}) {
+  return [barrier, also](const Outcome& o) {
+    ASSERT_FALSE(o.reports.empty());
+    EXPECT_THAT(o.reports.back().fix, HasSubstr(barrier)) << o.reports.back().headline;
+    if (also) also(o);
+  };
+}
+
 PlantedCase also_reports(PlantedCase c, std::vector<std::string> kinds) {
   c.more_kinds = std::move(kinds);
   return c;
@@ -344,6 +353,11 @@ std::vector<PlantedCase> planted_cases() {
                               {threads}));
     cases.push_back(with_args(clean(std::string("KoggeStoneFixed") + threads, "kogge_stone_inplace", true), {threads}));
   }
+  // One warp first (__syncwarp would do), then eight: the same two lines race between warps, and
+  // the place is reported again with the fix that orders both runs.
+  cases.push_back(with_args(bug("KoggeStoneMissingBarrierOneWarpThenEight", "kogge_stone_inplace", "race",
+                                last_fix_names("__syncthreads()", threads_a_stride_apart)),
+                            {"32", "256"}));
   cases.push_back(bug("BarrierInBranch", "barrier_in_branch", "barrier-divergence", split_at_sixteen));
 
   PlantedCase early_return = clean("EarlyReturnBeforeBarrier", "early_return", false);

@@ -1,5 +1,7 @@
 #include "checks/race_report.hpp"
 
+#include <mutex>
+#include <set>
 #include <string>
 #include <utility>
 
@@ -32,6 +34,14 @@ std::string fix_within_block(bool one_warp, bool uses_tiles) {
            "reached by every thread of the block";
   return "these two lines race between threads of different warps: put __syncthreads() between the two "
          "accesses, reached by every thread of the block";
+}
+
+// The pairs of code addresses whose race was reported with __syncwarp() as its fix (widen_fix).
+std::mutex warp_fixed_mutex;
+std::set<std::pair<std::uintptr_t, std::uintptr_t>> warp_fixed_lines;
+
+std::pair<std::uintptr_t, std::uintptr_t> line_pair(std::uintptr_t a, std::uintptr_t b) {
+  return a < b ? std::make_pair(a, b) : std::make_pair(b, a);
 }
 
 }  // namespace
@@ -70,6 +80,10 @@ Finding race_finding(const RaceSide& earlier, const Thread* t, std::uintptr_t pc
     const bool one_warp = earlier.thread / kWarpSize == t->warp;
     f.fix = fix_within_block(one_warp, t->block->race.tile_clocks != nullptr);
     f.fix_scope = one_warp ? FixScope::warp : FixScope::block;
+    if (one_warp) {
+      std::lock_guard<std::mutex> lock(warp_fixed_mutex);
+      warp_fixed_lines.insert(line_pair(earlier.pc, pc));
+    }
   } else {
     if (between_blocks) f.fix = memory_order::advice(*between_blocks, earlier_block, later_block);
     if (stale)
@@ -93,14 +107,17 @@ Finding read_beside_atomics_finding(std::uintptr_t read_pc, std::uint8_t read_fl
   return f;
 }
 
-void widen_fix(const RaceSide& earlier, const Thread* t, std::uintptr_t pc) {
-  if (earlier.block != t->block->linear || earlier.thread / kWarpSize == t->warp) return;
-  // Printed findings stay as printed: a block's findings wait until its phase ends, and the
-  // races of one barrier interval between the same two lines are all found in that phase.
+bool widen_fix(const RaceSide& earlier, const Thread* t, std::uintptr_t pc) {
+  if (earlier.block != t->block->linear || earlier.thread / kWarpSize == t->warp) return false;
+  // A block's findings wait until its phase ends, so the races of one barrier interval between
+  // the same two lines usually correct the finding before anyone reads it.
   if (Finding* waiting = waiting_finding(ReportKind::race, earlier.pc, pc)) {
     waiting->fix = fix_within_block(false, t->block->race.tile_clocks != nullptr);
     waiting->fix_scope = FixScope::block;
   }
+  std::lock_guard<std::mutex> lock(warp_fixed_mutex);
+  return warp_fixed_lines.erase(line_pair(earlier.pc, pc)) > 0 &&
+         !waiting_finding(ReportKind::race, earlier.pc, pc);
 }
 
 }  // namespace scanlab::sim::detail::race_detector

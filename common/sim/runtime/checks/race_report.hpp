@@ -31,10 +31,11 @@ Finding race_finding(const RaceSide& earlier, const Thread* t, std::uintptr_t pc
                      std::uintptr_t address, bool shared, bool stale,
                      std::optional<memory_order::Relation> between_blocks);
 
-// Another race between the two lines of a race reported in this block and not yet printed: when
-// this one's threads are of two warps, that finding's fix becomes __syncthreads(), since the
-// __syncwarp() it gave for two lanes of one warp would not order these.
-void widen_fix(const RaceSide& earlier, const Thread* t, std::uintptr_t pc);
+// Another race between the two lines of a race reported before. When this one's threads are of
+// two warps and that finding's fix was __syncwarp() (it met two lanes of one warp), the fix does
+// not order these: a finding of this block not printed yet gets __syncthreads() instead, and for
+// one already printed the answer is true: report this race again, with the fix that orders both.
+bool widen_fix(const RaceSide& earlier, const Thread* t, std::uintptr_t pc);
 
 // A plain read beside atomic writes: named by its two lines, since which threads met there
 // first is timing.

@@ -103,13 +103,13 @@ class Options:
     staged: dict = field(default_factory=dict)  # lab number -> submission.StagedLab (what was taken)
 
 
-def _one_line(text: str) -> str:
-    """The text on one line of at most MAX_REASON characters, cut between words."""
+def _one_line(text: str, limit: int = MAX_REASON) -> str:
+    """The text on one line of at most `limit` characters, cut between words."""
     line = " ".join(text.split())
-    if len(line) <= MAX_REASON:
+    if len(line) <= limit:
         return line
-    cut = line[: MAX_REASON - 1]
-    if " " in cut and line[MAX_REASON - 1] != " ":
+    cut = line[: limit - 1]
+    if " " in cut and line[limit - 1] != " ":
         cut = cut[: cut.rindex(" ")]
     return cut.rstrip(" ,;:…") + "…"
 
@@ -196,7 +196,8 @@ def evaluate_check(check: Check, suite: SuiteRun, target: str, repo: Path | None
     first = bad[0]
     reason = findings_of.student_paths_in(first.reason or f"{first.name}: {first.status}", repo)
     if len(bad) > 1:
-        reason = f"{_one_line(reason)} (+{len(bad) - 1} more failing)"
+        more = f" (+{len(bad) - 1} more failing)"
+        reason = _one_line(reason, MAX_REASON - len(more)) + more
     kind = {"fail": "assertion", "skip": "skipped-test"}.get(first.status, first.status)
     # The evidence in words: tests that failed the same way (every test of a check stopped by the
     # same failed call into lab code) are said once, and the first few ways only; the simulator's
@@ -218,7 +219,7 @@ def evaluate_check(check: Check, suite: SuiteRun, target: str, repo: Path | None
     details = [findings_of.student_paths_in(d, repo) for d in details[:MAX_DETAIL_LINES]]
     assertions = [findings_of.student_paths_in(line, repo)
                   for o in bad for line in [f"{o.name}:"] + ["    " + a for a in o.assertions]]
-    return CheckResult(check, "fail", kind, _one_line(reason), details, matched,
+    return CheckResult(check, "fail", kind, reason if len(bad) > 1 else _one_line(reason), details, matched,
                        seconds, measured, found, assertions)
 
 

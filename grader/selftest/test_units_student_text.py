@@ -74,6 +74,13 @@ class StudentTextTest(unittest.TestCase):
         self.assertLessEqual(len(line), grading.MAX_REASON)
         self.assertTrue(line.endswith("…"))
         self.assertIn(line[:-1].split()[-1], words.split(), line)  # the last word shown is whole
+        # A count after the cut stays whole.
+        o = outcome_of(GTEST_MESSAGE.replace("index 999", "index 999 " + words))
+        other = TestOutcome("Lab07Correctness.Float", "fail", o.reason, o.details)
+        result = evaluate_check(CHECK, SuiteRun(plan=[o.name, other.name], outcomes={o.name: o, other.name: other}),
+                                "lab07_tests")
+        self.assertTrue(result.reason.endswith("… (+1 more failing)"), result.reason)
+        self.assertLessEqual(len(result.reason), grading.MAX_REASON)
 
     def test_an_untouched_skeleton_points_at_its_first_todo(self):
         lab = manifest.discover(KIT / "grader" / "labs")["09"]

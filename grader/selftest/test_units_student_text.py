@@ -99,21 +99,27 @@ class StudentTextTest(unittest.TestCase):
             first.write_text(first.read_text().replace("TODO 1:", "DONE 1:", 1))
             self.assertIsNone(unstarted.first_todo(KIT, started, lab.dir))
 
-    def test_an_untouched_skeleton_is_answered_in_a_few_lines(self):
-        lab = manifest.discover(KIT / "grader" / "labs")["09"]
-        todo = unstarted.first_todo(KIT, KIT / "labs" / lab.dir, lab.dir)
-        o = outcome_of(GTEST_MESSAGE)
-        results = [evaluate_check(dataclass_with_tests(c, o.name), SuiteRun(plan=[o.name], outcomes={o.name: o}),
-                                  "lab09_tests") for c in lab.checks]
-        report = formats.Report("sim", "labs/", [LabResult(lab, results, not_started=todo)])
-        text = formats.render(report, "text")
-        self.assertLessEqual(len(text.splitlines()), 40, text)
-        self.assertIn(f"Start at {todo.where}:", text)
-        self.assertIn("TODO 1:", text)
-        self.assertNotIn("index 999", text)  # every check failed the same way, for want of a start
-        for c in lab.checks:
-            self.assertIn(f"{c.id}: {c.needs}", text)
-        self.assertIn("index 999", formats.render(report, "text", verbose=True))
+    def test_every_untouched_skeleton_is_answered_in_a_few_lines(self):
+        labs = manifest.discover(KIT / "grader" / "labs")
+        self.assertIn("09", labs)
+        for number, lab in labs.items():
+            with self.subTest(lab=number):
+                todo = unstarted.first_todo(KIT, KIT / "labs" / lab.dir, lab.dir)
+                self.assertIsNotNone(todo)
+                o = outcome_of(GTEST_MESSAGE)
+                results = [evaluate_check(dataclass_with_tests(c, o.name), SuiteRun(plan=[o.name], outcomes={o.name: o}),
+                                          f"lab{number}_tests") for c in lab.checks]
+                report = formats.Report("sim", "labs/", [LabResult(lab, results, not_started=todo,
+                                                                   notes=["built with the reference of an earlier lab"])],
+                                        sandbox="namespaces (bubblewrap)")
+                text = formats.render(report, "text")
+                self.assertLessEqual(len(text.splitlines()), 40, text)
+                self.assertIn(f"Start at {todo.where}:", text)
+                self.assertIn("TODO", text)
+                self.assertNotIn("index 999", text)  # every check failed the same way, for want of a start
+                for c in lab.checks:
+                    self.assertIn(f"{c.id}: {c.needs}", text)
+                self.assertIn("index 999", formats.render(report, "text", verbose=True))
 
 
 def dataclass_with_tests(check: Check, test: str) -> Check:

@@ -10,7 +10,14 @@
 //   {"seq":1,"type":"start","test":"Suite.Name"}
 //   {"seq":2,"type":"end","test":"Suite.Name","result":"pass|fail|skip","ms":3,
 //    "measured":["..."],"failures":[{"file":"...","line":12,"message":"..."}],
-//    "findings":[{"kind":"race","error":true,"text":"<the simulator's report>"}]}
+//    "findings":[<the simulator's record of each finding, as it made it>]}
+//   A finding's record (common/sim/runtime/findings/report.hpp, json_record) is data:
+//   {"number":1,"kind":"race","severity":"error","error":true,"headline":"...",
+//    "parties":[{"role":"write","file":"...","line":56,"function":"...","block":[0,0,0],
+//                "thread":[1,0,0]}],"location":"...","details":["..."],"fix":"...",
+//    "reproduce":"SCANLAB_SIM_SEED=1 ...","seed":1}
+//   A program that dies leaves the records it printed after its last result in
+//   $SCANLAB_SIM_REPORT_JSON, which the grader sets and reads (runner.py).
 //   {"seq":N,"type":"complete","count":<tests ended>}
 // The grader rejects records with a wrong signature or sequence number, so lab
 // code can neither forge a pass nor hide a crash, hang or early exit.
@@ -240,13 +247,10 @@ class ResultRecorder : public testing::EmptyTestEventListener {
 #ifdef SCANLAB_SIM
     scanlab::grading::take_simulator_reports();
     std::vector<scanlab::sim::Report>& reports = scanlab::grading::reports_of_this_test();
+    // The runtime's records go as they are: one JSON object each, made from the finding's fields.
     for (std::size_t i = 0; i < reports.size() && i < kMaxFindingsPerTest; ++i) {
       if (i != 0) list += ',';
-      list += "{\"kind\":";
-      append_json_string(list, scanlab::sim::to_string(reports[i].kind));
-      list += std::string(",\"error\":") + (reports[i].is_error ? "true" : "false") + ",\"text\":";
-      append_json_string(list, truncated(reports[i].text.c_str()));
-      list += '}';
+      list += reports[i].record;
     }
     reports.clear();
 #endif

@@ -136,7 +136,7 @@ def attribute(found: list[findings_of.Finding], sites: CallSites | None) -> list
         # declaration, the last barrier): the kernel they lie in is the one meant.
         beside = f.lab_places(sites.lab_dir) + [
             findings_of.Place("mentioned", m.group(1), int(m.group(2)))
-            for d in f.details for m in re.finditer(rf"({re.escape(sites.lab_dir)}/[^\s:()]+):(\d+)", d)]
+            for d in [f.location] + f.details for m in re.finditer(rf"({re.escape(sites.lab_dir)}/[^\s:()]+):(\d+)", d)]
         for place in f.places:
             if place.file.startswith(sites.lab_dir + "/") or not place.file.startswith("common/"):
                 continue

@@ -169,9 +169,9 @@ def main(args: argparse.Namespace) -> int:
         Path(args.output).parent.mkdir(parents=True, exist_ok=True)
         Path(args.output).write_text(text)
         if args.format != "text":
-            sys.stdout.write(render(report, "text", color))
+            sys.stdout.write(render(report, "text", color, args.verbose))
     else:
-        sys.stdout.write(render(report, args.format, color and args.format == "text"))
+        sys.stdout.write(render(report, args.format, color and args.format == "text", args.verbose))
     if args.annotations is not None:
         from .annotations import annotations
         # Workflow commands are read from stdout and stderr alike; keep a report on stdout parseable.

@@ -1,33 +1,41 @@
-"""The simulator's reports, as the student reads them under a check.
+"""The simulator's findings, as the student reads them under a check.
 
-A test program sends, with each test's result, every report the simulator made while the test
-ran (grader/harness/harness_main.cpp); a program that died printed them last instead. Each
-report is read back into a Finding: its kind, its headline and its places (role, file, line),
-with paths written the student's way: a lab file relative to the submission
-(`02-kogge-stone/kogge_stone.cu:33`), never the build's staging copy, and a kit file relative
-to the kit (`common/include/scanlab/affine_map.hpp:47`). A check lists each place once, however
-many of its tests reached it.
-
-The report text it reads (common/sim/runtime/findings/report.cpp):
-
-    scanlab-sim: error: race on shared memory ...
-      write: /abs/02-kogge-stone/kogge_stone.cu:57 (in void f<int>(...))  block (0,0,0) thread (3,0,0)
-      read:  /abs/common/include/scanlab/affine_map.hpp:47 (in ...)  block (0,0,0) thread (4,0,0)
-      <details>
-      reproduce with: SCANLAB_SIM_SEED=1 ...
+A finding is data from end to end. The simulator makes each one as a record
+(common/sim/runtime/findings/report.hpp: kind, severity, headline, the parties with role, file,
+line, function, block and thread, the location, the details, the fix, the reproduce line); a
+test program sends the records of each test with its result (grader/harness/harness_main.cpp),
+and a program that dies leaves the records it had not sent in $SCANLAB_SIM_REPORT_JSON, which
+the runner reads (runner.py). Nothing here reads report text: the records' fields are taken as
+they are, and only their paths are written the student's way: a lab file relative to the
+submission (`02-kogge-stone/kogge_stone.cu:33`), never the build's staging copy, and a kit file
+relative to the kit (`common/include/scanlab/affine_map.hpp:47`). A check lists each place once,
+however many of its tests reached it.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-_HEADLINE = re.compile(r"^scanlab-sim: (?P<severity>error|warning): (?P<headline>.*)$")
-_PARTY = re.compile(r"^  (?P<role>[A-Za-z_][\w ./-]*):\s+(?P<file>[^\s:()][^\s:]*):(?P<line>\d+)(?P<rest>.*)$")
-_THREAD = re.compile(r"\s+block (?P<block>\([\d,]+\)) thread (?P<thread>\([\d,]+\))\s*$")
-_FUNCTION = re.compile(r"^ \(in (?P<function>.*)\)$")
+# The kinds of finding the simulator makes, with what each is in a student's words: the one list
+# (ReportKind and to_string in the runtime must name the same; a self-test compares them).
+KINDS = {
+    "race": "two threads touch the same bytes with nothing ordering them",
+    "barrier-divergence": "the threads of a block or tile do not all reach the same barrier",
+    "barrier-after-exit": "a barrier that some threads of the block had already exited before",
+    "warp-mask": "a warp intrinsic whose mask does not match the lanes that call it",
+    "deadlock": "no thread can make progress",
+    "co-residency": "blocks wait for blocks that need not have started",
+    "out-of-bounds": "an access outside every buffer and shared variable",
+    "uninitialized-read": "a read of memory that nothing wrote",
+    "invalid-launch": "a launch configuration the device rejects",
+    "host-access": "host code touches device memory",
+    "unsupported": "something the simulator cannot run",
+    "api-misuse": "a CUDA runtime call with invalid arguments",
+}
 # A lab file's path as a build writes it: anything, then the lab folder (NN-name/...).
 _LAB_PATH = re.compile(r"(?<![\w./-])(?:/[^\s:'\"()]*?)?/(?P<lab>\d\d-[a-z0-9][a-z0-9-]*/[^\s:'\"()]+)")
 # The staging copy of a submission, absolute or relative (a build root inside the kit, as the
@@ -36,6 +44,7 @@ _LAB_PATH = re.compile(r"(?<![\w./-])(?:/[^\s:'\"()]*?)?/(?P<lab>\d\d-[a-z0-9][a
 _STAGED_PATH = re.compile(r"(?<![\w./-])[^\s:'\"()]*submissions/[^\s/:'\"()]+/"
                           r"(?P<lab>\d\d-[a-z0-9][a-z0-9-]*/[^\s:'\"()]+)")
 MAX_SHOWN = 6  # places listed under one check; the rest are counted
+FIX_SCOPES = ("", "warp", "block")  # what a fix orders, narrowest first (FixScope in the runtime)
 
 
 @dataclass(frozen=True)
@@ -53,11 +62,15 @@ class Place:
 
 @dataclass
 class Finding:
-    kind: str  # race, barrier-divergence, warp-mask, deadlock, out-of-bounds, uninitialized-read, ...
+    kind: str  # one of KINDS
     error: bool
     headline: str
     places: list[Place] = field(default_factory=list)
-    details: list[str] = field(default_factory=list)
+    details: list[str] = field(default_factory=list)  # the evidence, in words
+    location: str = ""  # the buffer or variable and the byte
+    fix: str = ""  # what would fix it, when the simulator knows
+    fix_scope: str = ""  # what the fix orders, where it is a barrier: "warp" or "block" (FIX_SCOPES)
+    reproduce: str = ""  # the settings that run the same schedule again
     count: int = 1  # how many times it was reported (tests, and runs within a test)
     # For a place in kit code: the lines of the student's file that called it (call_sites.py).
     called_from: list[Place] = field(default_factory=list)
@@ -70,17 +83,25 @@ class Finding:
         kit = [(p.file, p.line) for p in self.places if not (lab and p.file.startswith("common/"))]
         return (self.kind, tuple(sorted(set(lab + kit))))
 
+    def absorb(self, other: Finding) -> None:
+        """The same finding reported again: counted, and where the other run needed a wider
+        barrier (two warps racing at lines where this run saw two lanes of one warp), its fix
+        is the one that fixes both."""
+        self.count += other.count
+        if FIX_SCOPES.index(other.fix_scope) > FIX_SCOPES.index(self.fix_scope):
+            self.fix, self.fix_scope = other.fix, other.fix_scope
+
     def lab_places(self, lab_dir: str) -> list[Place]:
         return [p for p in self.places + self.called_from if p.file.startswith(lab_dir + "/")]
 
     def brief(self) -> str:
-        """One line: '[race] race on shared memory ... at 02-kogge-stone/kogge_stone.cu:57 (write), ...'."""
+        """One line: '[race] data race ... at 02-kogge-stone/kogge_stone.cu:57 (write), ...'."""
         where = ", ".join([f"{p.where} ({p.role})" for p in self.places] +
                           [f"{p.where} (calling kit code)" for p in self.called_from])
         return f"[{self.kind}] {self.headline}" + (f" at {where}" if where else "")
 
     def lines(self) -> list[str]:
-        """The report as the student reads it under a check."""
+        """The finding as the student reads it: what and where, the evidence, then the fix."""
         times = f" (reported {self.count} times)" if self.count > 1 else ""
         out = [f"[{self.kind}] {self.headline}{times}"]
         width = max([len(p.role) for p in self.places] + [0])
@@ -92,7 +113,11 @@ class Finding:
             if p.file.startswith("common/") and self.called_from:
                 out.append("  " + " " * (width + 2) + "called from your code at "
                            + ", ".join(c.where for c in self.called_from))
+        if self.location:
+            out.append(f"  location: {self.location}")
         out.extend("  " + d for d in self.details)
+        if self.fix:
+            out.append(f"  fix: {self.fix}")
         return out
 
 
@@ -118,57 +143,55 @@ def student_paths_in(text: str, repo: Path | None) -> str:
     return text
 
 
-def parse(text: str, kind: str = "", error: bool | None = None, repo: Path | None = None) -> list[Finding]:
-    """The reports in `text` (one report, or a program's output holding several)."""
-    found: list[Finding] = []
-    current: Finding | None = None
-    for raw in text.splitlines():
-        line = raw.rstrip()
-        if m := _HEADLINE.match(line):
-            current = Finding(kind, m.group("severity") == "error" if error is None else error,
-                              student_paths_in(m.group("headline"), repo))
-            found.append(current)
-            continue
-        if current is None or not line.startswith("  "):
-            current = None if not line.startswith("  ") else current
-            continue
-        if line.startswith("  reproduce with:"):
-            current.details.append(line.strip())
-            continue
-        if (m := _PARTY.match(line)) and not current.details:
-            rest = m.group("rest")
-            thread = ""
-            if t := _THREAD.search(rest):
-                thread = f"block {t.group('block')} thread {t.group('thread')}"
-                rest = rest[:t.start()]
-            fn = _FUNCTION.match(rest)
-            current.places.append(Place(m.group("role"), student_path(m.group("file"), repo), int(m.group("line")),
-                                        fn.group("function") if fn else "", thread))
-            continue
-        current.details.append(student_paths_in(line.strip(), repo))
-    for f in found:
-        if not f.kind:
-            f.kind = _kind_from_headline(f.headline)
-    return found
+def _index(value) -> str:
+    """A block or thread index of a record ([x, y, z]) as the report prints it: (x,y,z)."""
+    return "(" + ",".join(str(int(v)) for v in value) + ")" if isinstance(value, list) else ""
 
 
-def _kind_from_headline(headline: str) -> str:
-    """For reports read from printed output, which does not name the kind."""
-    h = headline.lower()
-    for words, kind in ((r"race", "race"), (r"deadlock", "deadlock"), (r"barrier", "barrier-divergence"),
-                        (r"mask", "warp-mask"), (r"out of bounds|outside|no memory|past the", "out-of-bounds"),
-                        (r"never written|nothing wrote", "uninitialized-read"), (r"launch", "invalid-launch")):
-        if re.search(rf"\b(?:{words})\b", h):
-            return kind
-    return "report"
+def _place(party: dict, repo: Path | None) -> Place:
+    thread = ""
+    if "block" in party and "thread" in party:
+        thread = f"block {_index(party['block'])} thread {_index(party['thread'])}"
+    return Place(str(party.get("role", "")), student_path(str(party.get("file", "")), repo),
+                 int(party.get("line", 0) or 0), str(party.get("function", "")), thread)
+
+
+def from_record(record: dict, repo: Path | None) -> Finding:
+    """One finding from the simulator's record of it (the fields json_record writes)."""
+    def text(key: str) -> str:
+        return student_paths_in(str(record.get(key, "") or ""), repo)
+
+    severity = record.get("severity")
+    error = severity == "error" if severity in ("error", "warning") else bool(record.get("error", True))
+    return Finding(
+        kind=str(record.get("kind", "")), error=error, headline=text("headline"),
+        places=[_place(p, repo) for p in record.get("parties", []) if isinstance(p, dict)],
+        details=[student_paths_in(str(d), repo) for d in record.get("details", [])],
+        location=text("location"), fix=text("fix"), reproduce=str(record.get("reproduce", "") or ""),
+        fix_scope=scope if (scope := str(record.get("fix_scope", "") or "")) in FIX_SCOPES else "")
 
 
 def from_records(records: list[dict], repo: Path | None) -> list[Finding]:
     """The findings a test's result record carries (runner.TestOutcome.findings)."""
-    found = []
-    for r in records:
-        found += parse(str(r.get("text", "")), str(r.get("kind", "")), bool(r.get("error", True)), repo)
-    return found
+    return [from_record(r, repo) for r in records if isinstance(r, dict)]
+
+
+def records_in_file(path: Path) -> list[dict]:
+    """The records a program wrote to $SCANLAB_SIM_REPORT_JSON, one JSON object a line; a line
+    cut short by the program's death is left out."""
+    try:
+        text = path.read_text(errors="replace")
+    except OSError:
+        return []
+    records = []
+    for line in text.splitlines():
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(record, dict):
+            records.append(record)
+    return records
 
 
 def merge(findings: list[Finding]) -> list[Finding]:
@@ -176,7 +199,7 @@ def merge(findings: list[Finding]) -> list[Finding]:
     merged: dict[tuple, Finding] = {}
     for f in findings:
         if f.key in merged:
-            merged[f.key].count += 1
+            merged[f.key].absorb(f)
         else:
             merged[f.key] = f
     return sorted(merged.values(), key=lambda f: not f.error)
@@ -191,10 +214,10 @@ def detail_lines(findings: list[Finding]) -> list[str]:
             f"({errors} error{'s' if errors != 1 else ''}) while this check's tests ran:")
     lines = [head]
     for f in findings[:MAX_SHOWN]:
-        lines.extend("  " + l for l in f.lines() if not l.lstrip().startswith("reproduce with:"))
+        lines.extend("  " + l for l in f.lines())
     if len(findings) > MAX_SHOWN:
         lines.append(f"  ... and {len(findings) - MAX_SHOWN} more places")
-    reproduce = next((d for f in findings for d in f.details if d.startswith("reproduce with:")), None)
+    reproduce = next((f.reproduce for f in findings if f.reproduce), "")
     if reproduce:
-        lines.append("  " + reproduce)
+        lines.append("  reproduce with: " + reproduce)
     return lines

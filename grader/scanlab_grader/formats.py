@@ -51,7 +51,8 @@ def _pts(a: float, b: float) -> str:
 
 
 def _check_text(lab: LabResult, c: CheckResult) -> str:
-    """Everything a student needs about one check, as plain text."""
+    """Everything a student needs about one check, as plain text: the platforms show each check
+    on its own, so its findings go with it."""
     lines = [f"{c.check.title}", f"category: {c.check.category}; tests: {c.check.tests}"]
     lines.extend(f"measured: {m}" for m in c.measured)
     if c.status == "pass":
@@ -61,6 +62,9 @@ def _check_text(lab: LabResult, c: CheckResult) -> str:
         lines.append(f"SKIPPED: {c.reason}")
     else:
         lines.append(f"FAIL: {c.reason}")
+        if lab.not_started is not None:
+            lines.append(f"not started: begin at {lab.not_started.where}, {lab.not_started.text[0]}")
+        lines.extend(findings_of.detail_lines(c.findings))
         lines.extend(c.details)
     return "\n".join(lines)
 
@@ -75,7 +79,43 @@ def _lab_wide_reason(lab: LabResult) -> str | None:
     return None
 
 
-def render_text(report: Report, color: bool = False) -> str:
+def _not_started_text(lab: LabResult) -> list[str]:
+    """An untouched skeleton in a few lines: where to start and what each check needs."""
+    todo = lab.not_started
+    out = [f"Lab {lab.lab.number} is not started: {lab.lab.dir}/ holds the skeleton as handed out.",
+           f"  Start at {todo.where}:"]
+    out += [f"    {line}" for line in todo.text]
+    out.append(f"  What each check needs (the lab's README.md says more):")
+    out += [f"    {c.check.id}: {c.check.needs}" for c in lab.checks if c.status == "fail" and c.check.needs]
+    return out
+
+
+def _findings_text(lab: LabResult) -> list[str]:
+    """What the simulator found in the lab, each finding once, with the checks it cost."""
+    found = lab.findings()
+    if not found:
+        return []
+    out = [f"What the simulator found in lab {lab.lab.number} (each place once):"]
+    reproduce = ""
+    for f, checks in found:
+        out.extend("  " + line for line in f.lines())
+        failed = [c for c in checks if c.status == "fail"]
+        seen = [c for c in checks if c.status != "fail"]
+        if failed:
+            out.append("    cost: " + ", ".join(f"{c.check.id} ({_num(c.check.points)} points)" for c in failed)
+                       + (("; also seen by " + ", ".join(c.check.id for c in seen)) if seen else ""))
+        else:
+            out.append("    seen by " + ", ".join(c.check.id for c in seen) + ", which passed")
+        reproduce = reproduce or f.reproduce
+    if reproduce:
+        out.append(f"  reproduce with: {reproduce}")
+    return out
+
+
+def render_text(report: Report, color: bool = False, verbose: bool = False) -> str:
+    """The table, then for each lab: where to start (an untouched skeleton), or what the
+    simulator found (each finding once, cause first, with the checks it cost) and what each
+    failed check saw. GoogleTest's own text of the failures only with `verbose`."""
     def paint(text: str, code: str) -> str:
         return f"\033[{code}m{text}\033[0m" if color else text
 
@@ -94,7 +134,9 @@ def render_text(report: Report, color: bool = False) -> str:
             line = f"  {lab.lab.number}  {c.check.id:<{id_width}}  {points:>7}  {status_word[c.status]}"
             if c.measured:
                 line += "  " + "; ".join(c.measured)
-            if c.status != "pass" and c.reason:
+            if c.status == "fail" and lab.not_started is not None and not verbose:
+                line += "  not started"
+            elif c.status != "pass" and c.reason:
                 line += "  (see above)" if lab_wide and c.reason == lab_wide else f"  {c.reason}"
             out.append(line)
         for note in lab.notes:
@@ -105,19 +147,30 @@ def render_text(report: Report, color: bool = False) -> str:
     summary = f"Total: {_pts(report.points, report.max_points)} points; "
     summary += f"{n_checks - len(failed)} of {n_checks} checks passed"
     out.append(paint(summary, "1"))
-    if failed:
-        out += ["", "Details of the failed checks:"]
+    for lab in report.labs:
+        if lab.not_started is not None and not verbose and any(c.status == "fail" for c in lab.checks):
+            out += [""] + _not_started_text(lab)
+            continue
+        found = _findings_text(lab)
+        if found:
+            out += [""] + found
+        lab_failed = [c for c in lab.checks if c.status == "fail"]
+        if not lab_failed:
+            continue
+        out += ["", f"Details of the failed checks of lab {lab.lab.number}:"]
         shown = set()
-        for lab, c in failed:
+        for c in lab_failed:
             out.append("")
             out.append(paint(f"[{lab.lab.number} {c.check.id}] {c.check.title}", "1"))
-            out.append(f"  {c.reason}")
-            key = (lab.lab.number, c.reason, tuple(c.details))
-            if c.details and key in shown:
+            details = c.details + (["GoogleTest's report:"] + c.assertions if verbose and c.assertions else [])
+            key = (c.reason, tuple(details))
+            if not details:
+                out.append(f"  {c.reason}")
+            elif key in shown:
                 out.append("  (details as above)")
-                continue
-            shown.add(key)
-            out.extend("  " + d for d in c.details)
+            else:
+                shown.add(key)
+                out.extend("  " + d for d in details)
     return "\n".join(out) + "\n"
 
 
@@ -126,7 +179,8 @@ def render_text(report: Report, color: bool = False) -> str:
 def _finding_doc(f: findings_of.Finding) -> dict:
     return {"kind": f.kind, "error": f.error, "headline": f.headline, "count": f.count,
             "places": [{"role": p.role, "file": p.file, "line": p.line} for p in f.places],
-            "called_from": [{"file": p.file, "line": p.line} for p in f.called_from]}
+            "called_from": [{"file": p.file, "line": p.line} for p in f.called_from],
+            "location": f.location, "fix": f.fix}
 
 
 def render_json(report: Report) -> str:
@@ -140,11 +194,14 @@ def render_json(report: Report) -> str:
         "labs": [{
             "number": l.lab.number, "dir": l.lab.dir, "title": l.lab.title,
             "score": _num(l.points), "max_score": _num(l.max_points), "error": l.error, "notes": l.notes,
+            "not_started": ({"file": l.not_started.file, "line": l.not_started.line, "todo": l.not_started.text}
+                            if l.not_started else None),
             "checks": [{
                 "id": c.check.id, "title": c.check.title, "category": c.check.category,
                 "status": c.status, "kind": c.kind, "reason": c.reason, "details": c.details,
                 "points": _num(c.points), "max_points": _num(c.max_points), "tests": c.tests,
                 "measured": c.measured, "findings": [_finding_doc(f) for f in c.findings],
+                "assertions": c.assertions,
             } for c in l.checks],
         } for l in report.labs],
     }
@@ -193,10 +250,10 @@ def render_junit(report: Report) -> str:
             elif c.status == "fail":
                 tag = "error" if c.kind in _ERROR_KINDS else "failure"
                 elem = ET.SubElement(case, tag, message=_xml_text(c.reason), type=c.kind or "failure")
-                elem.text = _xml_text("\n".join(c.details))
+                elem.text = _xml_text("\n".join(findings_of.detail_lines(c.findings) + c.details))
                 counts["errors" if tag == "error" else "failures"] += 1
             out = ET.SubElement(case, "system-out")
-            found = findings_of.detail_lines(c.findings) if c.status != "fail" else []  # a failure's text has them
+            found = findings_of.detail_lines(c.findings) if c.status != "fail" else []  # the failure's text has them
             out.text = _xml_text("\n".join([c.check.title, f"points: {_pts(c.points, c.max_points)}",
                                              f"tests: {', '.join(c.tests)}"] + found))
         if lab.notes:  # the schema's place for what concerns the whole suite
@@ -266,7 +323,7 @@ def render_prairielearn(report: Report) -> str:
                 "points": _num(c.points),
                 "max_points": _num(c.max_points),
                 "message": "; ".join(["passed" if c.status == "pass" else c.reason] + c.measured),
-                "output": "\n".join(c.details),
+                "output": _check_text(lab, c),
             })
     score = report.points / report.max_points if report.max_points else 0.0
     # A submission that does not compile is not graded (PrairieLearn then does not count the
@@ -324,7 +381,8 @@ def classroom_payload(report: Report) -> dict:
                 "score": _num(c.points),
                 # The reporter shows a test's message only: the lab's notes go with each of its tests.
                 "message": "\n".join([f"note: {n}" for n in lab.notes] + [f"measured: {m}" for m in c.measured] +
-                                      ([] if c.status == "pass" else [c.reason] + c.details)),
+                                      ([] if c.status == "pass" else
+                                       [c.reason] + findings_of.detail_lines(c.findings) + c.details)),
                 "test_code": c.check.tests,
                 "filename": place.file if place else "",
                 "line_no": place.line if place else 0,
@@ -343,8 +401,8 @@ def render_classroom(report: Report) -> str:
     return base64.b64encode(payload).decode("ascii") + "\n"
 
 
-def render(report: Report, fmt: str, color: bool = False) -> str:
+def render(report: Report, fmt: str, color: bool = False, verbose: bool = False) -> str:
     if fmt == "text":
-        return render_text(report, color)
+        return render_text(report, color, verbose)
     return {"json": render_json, "junit": render_junit, "gradescope": render_gradescope,
             "prairielearn": render_prairielearn, "classroom": render_classroom}[fmt](report)

@@ -11,12 +11,13 @@ from pathlib import Path
 
 from scanlab_build import BuildTree, earlier_labs_dir, first_errors
 
-from . import call_sites, findings as findings_of, gtest_filter, symbol_screen
+from . import call_sites, findings as findings_of, gtest_filter, symbol_screen, unstarted
 from .manifest import Check, Lab
 from .runner import Limits, SuiteRun, TestOutcome, run_suite
 
 MAX_DETAIL_LINES = 40
 MAX_REASON = 160
+MAX_WAYS_SHOWN = 2  # ways a check's tests failed, shown in full; the rest are named
 SANITIZER_EXIT = 99
 
 # compute-sanitizer tools run (backend cuda) on the tests of a check, by category.
@@ -34,11 +35,12 @@ class CheckResult:
     #                  tampered manifest sanitizer missing ; when skipped: gpu-only, simulator-only, or
     #                  instructor-graded (a performance check in a student's copy of the kit)
     reason: str = ""
-    details: list[str] = field(default_factory=list)
+    details: list[str] = field(default_factory=list)  # the evidence in words, for everyone
     tests: list[str] = field(default_factory=list)
     seconds: float = 0.0
     measured: list[str] = field(default_factory=list)  # what its tests measured, shown beside pass/fail
     findings: list[findings_of.Finding] = field(default_factory=list)  # the simulator's reports, once per place
+    assertions: list[str] = field(default_factory=list)  # GoogleTest's text of its failed tests (--verbose)
 
     @property
     def points(self) -> float:
@@ -55,6 +57,23 @@ class LabResult:
     checks: list[CheckResult]
     error: str | None = None  # lab-wide failure (compile error, crash at startup, ...)
     notes: list[str] = field(default_factory=list)
+    not_started: unstarted.FirstTodo | None = None  # the files are the skeleton: where to start
+
+    def findings(self) -> list[tuple[findings_of.Finding, list[CheckResult]]]:
+        """Each distinct finding of the lab once, errors first, with the checks whose tests
+        reported it (the failed ones first): what it cost."""
+        seen: dict[tuple, tuple[findings_of.Finding, list[CheckResult]]] = {}
+        for c in self.checks:
+            for f in c.findings:
+                if f.key in seen:
+                    first, checks = seen[f.key]
+                    if c not in checks:
+                        checks.append(c)
+                        first.absorb(f)
+                else:
+                    seen[f.key] = (dataclasses.replace(f), [c])
+        ordered = sorted(seen.values(), key=lambda fc: not fc[0].error)
+        return [(f, sorted(checks, key=lambda c: c.status != "fail")) for f, checks in ordered]
 
     @property
     def points(self) -> float:
@@ -84,9 +103,15 @@ class Options:
     staged: dict = field(default_factory=dict)  # lab number -> submission.StagedLab (what was taken)
 
 
-def _one_line(text: str) -> str:
+def _one_line(text: str, limit: int = MAX_REASON) -> str:
+    """The text on one line of at most `limit` characters, cut between words."""
     line = " ".join(text.split())
-    return line if len(line) <= MAX_REASON else line[: MAX_REASON - 1] + "…"
+    if len(line) <= limit:
+        return line
+    cut = line[: limit - 1]
+    if " " in cut and line[limit - 1] != " ":
+        cut = cut[: cut.rindex(" ")]
+    return cut.rstrip(" ,;:…") + "…"
 
 
 def _lab_failure(lab: Lab, backend: str, kind: str, reason: str, details: list[str]) -> LabResult:
@@ -146,14 +171,12 @@ def _graded_by_the_instructor(result: CheckResult) -> CheckResult:
 
 def _findings(outcomes: list[TestOutcome], repo: Path | None,
               sites: call_sites.CallSites | None) -> list[findings_of.Finding]:
-    """The simulator's reports while the tests ran, each place once: those the test's result
-    carried, and for a test that died, those it printed last; an access in kit code also names
-    the student's line that called it."""
+    """The simulator's findings while the tests ran, each place once (a test that died has those
+    it left for the runner, runner.py); an access in kit code also names the student's line that
+    called it."""
     found: list[findings_of.Finding] = []
     for o in outcomes:
         found += findings_of.from_records(o.findings, repo)
-        if o.status in ("crash", "timeout", "memory", "exit"):
-            found += findings_of.parse("\n".join(d[2:] for d in o.details), repo=repo)
     return call_sites.attribute(findings_of.merge(found), sites)
 
 
@@ -173,27 +196,31 @@ def evaluate_check(check: Check, suite: SuiteRun, target: str, repo: Path | None
     first = bad[0]
     reason = findings_of.student_paths_in(first.reason or f"{first.name}: {first.status}", repo)
     if len(bad) > 1:
-        reason = f"{_one_line(reason)} (+{len(bad) - 1} more failing)"
+        more = f" (+{len(bad) - 1} more failing)"
+        reason = _one_line(reason, MAX_REASON - len(more)) + more
     kind = {"fail": "assertion", "skip": "skipped-test"}.get(first.status, first.status)
-    details: list[str] = findings_of.detail_lines(found)
-    # Tests that failed the same way (every test of a check stopped by the same failed call into
-    # lab code) are said once.
+    # The evidence in words: tests that failed the same way (every test of a check stopped by the
+    # same failed call into lab code) are said once, and the first few ways only; the simulator's
+    # findings are the check's `findings`, which each format shows in its own place.
     groups: dict[tuple, list[TestOutcome]] = {}
     for o in bad:
         groups.setdefault((o.status, tuple(o.details)), []).append(o)
     shown = list(groups.values())
-    for same in shown[:3]:
+    details: list[str] = []
+    for same in shown[:MAX_WAYS_SHOWN]:
         o = same[0]
         also = f" and {len(same) - 1} more test{'s' if len(same) > 2 else ''} the same way" if len(same) > 1 else ""
-        if len(bad) > 1 or o.status == "fail":
-            details.append(f"{o.name}{also}:" if o.status == "fail" else o.reason + also)
+        details.append(f"{o.name}{also}:" if o.status == "fail" else o.reason + also)
         details.extend("    " + d for d in o.details[:16])
-    if len(shown) > 3:
-        rest = [o for same in shown[3:] for o in same]
-        details.append(f"... and {len(rest)} more failing tests: " + ", ".join(o.name for o in rest[:5]))
+    if len(shown) > MAX_WAYS_SHOWN:
+        rest = [o for same in shown[MAX_WAYS_SHOWN:] for o in same]
+        details.append(f"... and {len(rest)} more failing test{'s' if len(rest) > 1 else ''}: "
+                       + ", ".join(o.name for o in rest[:5]) + (", ..." if len(rest) > 5 else ""))
     details = [findings_of.student_paths_in(d, repo) for d in details[:MAX_DETAIL_LINES]]
-    return CheckResult(check, "fail", kind, _one_line(reason), details, matched,
-                       seconds, measured, found)
+    assertions = [findings_of.student_paths_in(line, repo)
+                  for o in bad for line in [f"{o.name}:"] + ["    " + a for a in o.assertions]]
+    return CheckResult(check, "fail", kind, reason if len(bad) > 1 else _one_line(reason), details, matched,
+                       seconds, measured, found, assertions)
 
 
 def _sanitizer_report(log: Path) -> list[str]:
@@ -429,7 +456,8 @@ def _grade_lab(lab: Lab, opts: Options, tree: BuildTree | None, configure_error:
                            + (list(staged.notes) if staged is not None else []) + screen_notes
                            + screen_sources(lab_src)
                            + earlier_lab_notes(lab_src, earlier_labs_dir(opts.repo, opts.submission),
-                                               opts.submission, opts.repo))
+                                               opts.submission, opts.repo),
+                           not_started=unstarted.first_todo(opts.repo, lab_src, lab.dir))
     if suite.error:
         for r in lab_result.checks:
             if r.status == "pass":

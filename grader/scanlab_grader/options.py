@@ -73,6 +73,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--labs-dir", default=str(REPO / "grader" / "labs"), help=argparse.SUPPRESS)
     p.add_argument("--test-binary", action="append", default=[], metavar="NN=PATH", help=argparse.SUPPRESS)
     p.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    p.add_argument("--verbose", action="store_true",
+                   help="text report: also GoogleTest's own text of every failed test, and the details of a "
+                        "lab not started")
     p.add_argument("--sandbox", choices=("auto", "namespaces", "user", "none"),
                    default=os.environ.get("SCANLAB_SANDBOX", "auto"),
                    help="where student code runs (default: $SCANLAB_SANDBOX, else auto): the strongest box "

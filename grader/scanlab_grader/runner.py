@@ -24,11 +24,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from . import gtest_filter, sandbox
+from . import findings as findings_of, gtest_filter, sandbox
 from .busy_clock import BusyClock, StretchedLimit
 from .protocol import KEY_BYTES, KEY_FD_ENV, RESULT_FD_ENV, RecordStream
 
 HARNESS_NO_KEY_EXIT = 70  # harness_main.cpp: kExitNoKey
+FINDINGS_ENV = "SCANLAB_SIM_REPORT_JSON"  # where the simulator also writes each finding's record
+FINDINGS_FILE = "simulator-findings.jsonl"  # in the run's scratch folder
 OUTPUT_LIMIT_BYTES = sandbox.OUTPUT_LIMIT_BYTES
 
 
@@ -48,10 +50,11 @@ class TestOutcome:
     name: str
     status: str  # pass | fail | skip | crash | timeout | exit | not-run
     reason: str = ""  # one line, for the table
-    details: list[str] = field(default_factory=list)
+    details: list[str] = field(default_factory=list)  # the evidence in words (what a student reads)
     ms: int = 0
     measured: list[str] = field(default_factory=list)  # what the test measured, beside pass or fail
     findings: list[dict] = field(default_factory=list)  # the simulator's reports while it ran (protocol.Ended)
+    assertions: list[str] = field(default_factory=list)  # GoogleTest's own text of the failures (--verbose)
 
 
 @dataclass
@@ -207,6 +210,42 @@ def _failure_lines(failures: list[dict], repo: Path | None) -> list[str]:
     return lines
 
 
+def _explained(message: str) -> tuple[list[str], list[str]]:
+    """A failure message as (what it says, its scopes): the explanation of an AssertionResult
+    (EXPECT_TRUE(check()) prints it between 'Actual: false (' and ')'), or the message itself,
+    and the SCOPED_TRACE lines GoogleTest adds (the size and tile the test ran)."""
+    message, _, trace = message.partition("Google Test trace:")
+    explained = re.search(r"Actual: false \((.*)\)\s*Expected: true\s*$", message, re.DOTALL)
+    if explained:
+        message = explained.group(1)
+    said = [l.strip() for l in message.strip().splitlines() if l.strip()]
+    scopes = [t.split(": ", 1)[-1].strip() for t in trace.strip().splitlines() if t.strip()]
+    return said, scopes
+
+
+MAX_EVIDENCE_LINES = 5  # of one failure; --verbose shows GoogleTest's whole text
+
+
+def _evidence(failures: list[dict], repo: Path | None) -> list[str]:
+    """The first failure of a test in words: where it ran ("at n = 1000, tile_size = 256") and
+    what its check found, without GoogleTest's own words; the rest is for --verbose."""
+    if not failures:
+        return []
+    message = str(failures[0].get("message", ""))
+    if repo is not None:
+        message = message.replace(str(repo) + os.sep, "")
+    said, scopes = _explained(message)
+    if not said:
+        return []
+    head = f"at {scopes[0]}: " if scopes else ""
+    lines = [head + said[0]] + ["  " + l for l in said[1:]]
+    if len(lines) > MAX_EVIDENCE_LINES:
+        # The first mismatches say where it went wrong, the last line how much (a count, a total).
+        hidden = len(lines) - MAX_EVIDENCE_LINES + 1
+        lines = lines[: MAX_EVIDENCE_LINES - 2] + [f"  ... {hidden} more line{'s' if hidden > 1 else ''}", lines[-1]]
+    return lines
+
+
 def _summary(failures: list[dict], repo: Path | None = None) -> str:
     """The first failure as one line: 'file.cpp:12: message'."""
     if not failures:
@@ -217,16 +256,20 @@ def _summary(failures: list[dict], repo: Path | None = None) -> str:
     message = str(f.get("message", ""))
     if repo is not None:
         message = message.replace(str(repo) + os.sep, "")
-    message, _, trace = message.partition("Google Test trace:")
-    # EXPECT_TRUE(check()) with an AssertionResult: the explanation is what matters.
-    explained = re.search(r"Actual: false \((.*)\)\s*Expected: true\s*$", message, re.DOTALL)
-    if explained:
-        message = explained.group(1)
-    text = " ".join(message.split())
-    trace_lines = [t.split(": ", 1)[-1].strip() for t in trace.strip().splitlines() if t.strip()]
-    if trace_lines:
-        text = f"[{trace_lines[0]}] {text}"
+    said, scopes = _explained(message)
+    text = " ".join(" ".join(said).split())
+    if scopes:
+        text = f"[{scopes[0]}] {text}"
     return f"{where}:{line}: {text}" if where and line else text
+
+
+def _findings_not_sent(findings_file: Path, stream: RecordStream) -> list[dict]:
+    """The simulator's records of a run that died which no test's result carried: those of the
+    test that was running. A record the program printed has its number in the process (those
+    sent are known by it); one made but not printed yet (a signal's) has number 0."""
+    sent = {r.get("number") for ended in stream.ended.values() for r in ended.findings}
+    return [r for r in findings_of.records_in_file(findings_file)
+            if not r.get("number") or r.get("number") not in sent]
 
 
 def _output_of(tail: str, test: str | None) -> list[str]:
@@ -257,7 +300,11 @@ def run_suite(cmd_for: Callable[[str | None, int], list[str]], *, env: dict[str,
         log_path.unlink(missing_ok=True)
         shutil.rmtree(scratch, ignore_errors=True)  # each run starts with an empty one
         scratch.mkdir()
-        single = run_once(cmd_for(flt, attempt), env=env, cwd=cwd, log_path=log_path, limits=limits,
+        # The simulator writes every finding there too, so that those of a test the program
+        # died in, which never reached the result channel, are not lost.
+        findings_file = scratch / FINDINGS_FILE
+        run_env = {**env, FINDINGS_ENV: str(findings_file)}
+        single = run_once(cmd_for(flt, attempt), env=run_env, cwd=cwd, log_path=log_path, limits=limits,
                           lab_limit=lab_limit, scratch=scratch)
         suite.runs += 1
         suite.exit_codes.append(single.rc)
@@ -278,14 +325,14 @@ def run_suite(cmd_for: Callable[[str | None, int], list[str]], *, env: dict[str,
                 suite.outcomes[name] = TestOutcome(name, "pass", ms=ended.ms, measured=ended.measured,
                                                    findings=ended.findings)
             elif ended.result == "skip":
-                details = _failure_lines(ended.failures, repo)
                 why = _summary(ended.failures, repo) if ended.failures else "no reason given"
-                suite.outcomes[name] = TestOutcome(name, "skip", f"{name} was skipped: {why}", details,
-                                                   ended.ms, ended.measured, ended.findings)
+                suite.outcomes[name] = TestOutcome(name, "skip", f"{name} was skipped: {why}",
+                                                   _evidence(ended.failures, repo), ended.ms, ended.measured,
+                                                   ended.findings, _failure_lines(ended.failures, repo))
             else:
-                details = _failure_lines(ended.failures, repo)
                 suite.outcomes[name] = TestOutcome(name, "fail", f"{name} failed: {_summary(ended.failures, repo)}",
-                                                   details, ended.ms, ended.measured, ended.findings)
+                                                   _evidence(ended.failures, repo), ended.ms, ended.measured,
+                                                   ended.findings, _failure_lines(ended.failures, repo))
         if stream.tampered:
             suite.tampered = stream.tampered
             return suite
@@ -330,7 +377,8 @@ def run_suite(cmd_for: Callable[[str | None, int], list[str]], *, env: dict[str,
         tail = _output_of(suite.output_tail, current)
         details = ["what the program printed last:"] + ["  " + l for l in tail] if tail else []
         if current:
-            suite.outcomes[current] = TestOutcome(current, kind, reason, details)
+            suite.outcomes[current] = TestOutcome(current, kind, reason, details,
+                                                  findings=_findings_not_sent(findings_file, stream))
         if suite.plan is None:
             suite.error = reason
             suite.notes.extend(details)

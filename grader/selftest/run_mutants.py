@@ -29,6 +29,7 @@ Exit status 77 (ctest: skipped) when no lab has a mutant."""
 
 import argparse
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -44,14 +45,32 @@ from scanlab_grader import manifest, solution_source  # noqa: E402
 SKIP = 77
 
 
+def findings_of_check(text: str, lab_number: str, check_id: str) -> str:
+    """The findings the text report lists once for a lab ("What the simulator found in lab NN")
+    whose line of checks (cost: ..., seen by ...) names `check_id`."""
+    start = text.find(f"\nWhat the simulator found in lab {lab_number} ")
+    if start < 0:
+        return ""
+    end = text.find("\n\n", start + 1)
+    blocks: list[list[str]] = []
+    for line in text[start:end if end >= 0 else len(text)].splitlines()[2:]:
+        if line.startswith("  [") or not blocks:
+            blocks.append([])
+        blocks[-1].append(line)
+    names = re.compile(rf"(?<![\w-]){re.escape(check_id)}(?![\w-])")
+    return "\n".join("\n".join(b) for b in blocks
+                     if any(l.lstrip().startswith(("cost:", "seen by")) and names.search(l) for l in b))
+
+
 def text_of_check(text: str, lab_number: str, check_id: str) -> str:
-    """What the text report says under one failed check ("[02 race-freedom-inplace] ...")."""
+    """What the text report says of one failed check: its own section ("[02 race-freedom-inplace]
+    ...") and the lab's findings that it cost."""
     head = f"[{lab_number} {check_id}] "
     start = text.find("\n" + head)
     if start < 0:
         return ""
     end = text.find("\n[", start + 1)
-    return text[start:end if end >= 0 else len(text)]
+    return text[start:end if end >= 0 else len(text)] + "\n" + findings_of_check(text, lab_number, check_id)
 
 
 def feedback_problems(lab, m, checks: dict, text: str, line: int) -> list[str]:

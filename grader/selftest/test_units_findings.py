@@ -1,8 +1,10 @@
-"""The simulator's reports as the grader shows them: read back from the report text, written
-with the student's paths, each place once under its check, and carried by every output format."""
+"""The simulator's findings as the grader shows them: read from the runtime's records (never from
+report text), written with the student's paths, each place once under its check, and carried by
+every output format."""
 
 import base64
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -14,24 +16,35 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE.parents[1] / "common" / "python"))  # scanlab_build, as grader/grade sets it
 
-from scanlab_grader import call_sites, findings, formats  # noqa: E402
+from scanlab_grader import call_sites, findings, formats, runner  # noqa: E402
 from scanlab_grader.grading import CheckResult, LabResult, evaluate_check  # noqa: E402
 from scanlab_grader.manifest import Check, Lab  # noqa: E402
+from scanlab_grader.protocol import Ended, RecordStream  # noqa: E402
 from scanlab_grader.runner import SuiteRun, TestOutcome  # noqa: E402
 
+KIT = HERE.parents[1]
 REPO = Path("/home/kit")
 STAGED = "/home/kit/build/grade/submissions/stu-68896021/02-kogge-stone/kogge_stone.cu"
-RACE = (f"scanlab-sim: error: data race (read-after-write) on shared memory\n"
-        f"  write: {STAGED}:56 (in void block_scan_inplace<int, Plus<int> >(int*, unsigned int))  "
-        f"block (0,0,0) thread (1,0,0)\n"
-        f"  read:  /home/kit/common/include/scanlab/affine_map.hpp:47  block (0,0,0) thread (2,0,0)\n"
-        f"  location: shared variable 'shared_bytes' (declared at {STAGED}:112), byte 8 of 256\n"
-        f"  reproduce with: SCANLAB_SIM_SEED=1\n")
-LAUNCH = (f"scanlab-sim: error: invalid kernel launch: a grid of 0 blocks (0x1x1); CUDA launches no kernel for "
-          f"an empty grid\n"
-          f"  launch: {STAGED}:168\n"
-          f"  configuration: grid (0,1,1), block (32,1,1), 0 bytes of dynamic shared memory\n"
-          f"  the kernel did not run; cudaGetLastError() returns cudaErrorInvalidValue\n")
+# Records as the runtime writes them (common/sim/runtime/findings/report.cpp, json_record).
+RACE = {"number": 1, "kind": "race", "severity": "error", "error": True,
+        "headline": "data race (read-after-write) on shared memory",
+        "parties": [{"role": "write", "file": STAGED, "line": 56,
+                     "function": "void block_scan_inplace<int, Plus<int> >(int*, unsigned int)",
+                     "block": [0, 0, 0], "thread": [1, 0, 0]},
+                    {"role": "read", "file": "/home/kit/common/include/scanlab/affine_map.hpp", "line": 47,
+                     "block": [0, 0, 0], "thread": [40, 0, 0]}],
+        "location": f"shared variable 'shared_bytes' (declared at {STAGED}:112), byte 8 of 256",
+        "details": ["no barrier separates the two accesses (the last barrier of the block was at "
+                    f"{STAGED}:50)"],
+        "fix": "these two lines race between threads of different warps: put __syncthreads() between the two accesses, "
+               "reached by every thread of the block",
+        "reproduce": "SCANLAB_SIM_SEED=1", "seed": 1}
+LAUNCH = {"number": 2, "kind": "invalid-launch", "severity": "error", "error": True,
+          "headline": "invalid kernel launch: a grid of 0 blocks (0x1x1); CUDA launches no kernel for an empty grid",
+          "parties": [{"role": "launch", "file": STAGED, "line": 168}], "location": "",
+          "details": ["configuration: grid (0,1,1), block (32,1,1), 0 bytes of dynamic shared memory",
+                      "the kernel did not run; cudaGetLastError() returns cudaErrorInvalidValue"],
+          "fix": "", "reproduce": "SCANLAB_SIM_SEED=1", "seed": 1}
 
 CHECK = Check("race-freedom-inplace", "In-place scan has no race", "race-freedom", "Lab02RaceFreedom.*", 10)
 LAB = Lab("02", "Kogge-Stone scan", "02-kogge-stone", (CHECK,))
@@ -42,15 +55,27 @@ def suite_with(*outcomes):
 
 
 class FindingsTest(unittest.TestCase):
-    def test_a_report_is_read_with_the_students_paths(self):
-        [race] = findings.parse(RACE, "race", True, REPO)
-        self.assertEqual(race.kind, "race")
+    def test_a_record_is_read_with_the_students_paths(self):
+        race = findings.from_record(RACE, REPO)
+        self.assertEqual((race.kind, race.error, race.headline),
+                         ("race", True, "data race (read-after-write) on shared memory"))
         self.assertEqual([(p.role, p.where) for p in race.places],
                          [("write", "02-kogge-stone/kogge_stone.cu:56"),
                           ("read", "common/include/scanlab/affine_map.hpp:47")])
         self.assertEqual(race.places[0].thread, "block (0,0,0) thread (1,0,0)")
-        self.assertIn("declared at 02-kogge-stone/kogge_stone.cu:112", race.details[0])
-        self.assertNotIn("build/grade", "\n".join(race.lines()))
+        self.assertEqual(race.places[0].function, "void block_scan_inplace<int, Plus<int> >(int*, unsigned int)")
+        self.assertIn("declared at 02-kogge-stone/kogge_stone.cu:112", race.location)
+        self.assertTrue(race.fix.startswith("these two lines race between threads of different warps"))
+        self.assertEqual(race.reproduce, "SCANLAB_SIM_SEED=1")
+        text = "\n".join(race.lines())
+        self.assertNotIn("build/grade", text)
+        # Cause first: what and where, the evidence, and the fix last.
+        self.assertLess(text.index("write: 02-kogge-stone"), text.index("location:"))
+        self.assertLess(text.index("no barrier separates"), text.index("fix: these two lines race"))
+
+    def test_a_warning_is_a_warning(self):
+        warning = dict(RACE, severity="warning", error=False)
+        self.assertFalse(findings.from_record(warning, REPO).error)
 
     def test_paths_in_messages(self):
         text = f"the lab code failed: {STAGED}:170: cudaGetLastError() failed"
@@ -66,23 +91,69 @@ class FindingsTest(unittest.TestCase):
         self.assertEqual(findings.student_paths_in("/home/kit/grader/labs/02-kogge-stone/t_test.cpp:3", REPO),
                          "grader/labs/02-kogge-stone/t_test.cpp:3")
 
-    def test_printed_output_with_several_reports(self):
-        found = findings.parse("some output\n" + RACE + "more output\n" + LAUNCH, repo=REPO)
-        self.assertEqual([f.kind for f in found], ["race", "invalid-launch"])
-        self.assertEqual(found[1].places[0].where, "02-kogge-stone/kogge_stone.cu:168")
+    def test_the_finding_kinds_are_the_runtimes(self):
+        # The runtime names its kinds in to_string (findings/report.cpp) for the enum of
+        # diagnostics.hpp: the grader's list must be the same, so that a new kind is known to both.
+        source = (KIT / "common/sim/runtime/findings/report.cpp").read_text()
+        switch = source[source.index("const char* to_string(ReportKind kind)"):]
+        switch = switch[: switch.index("\n}\n")]
+        runtime = re.findall(r'case ReportKind::\w+: return "([\w-]+)";', switch)
+        enum = (KIT / "common/sim/include/scanlab/sim/diagnostics.hpp").read_text()
+        enum = enum[enum.index("enum class ReportKind"):]
+        enum = enum[: enum.index("};")]
+        self.assertEqual(len(runtime), len(re.findall(r"^\s+\w+,", enum, re.MULTILINE)),
+                         "every ReportKind needs its name in to_string")
+        self.assertEqual(sorted(runtime), sorted(findings.KINDS))
+        self.assertIn("co-residency", findings.KINDS)
+
+    def test_the_findings_of_a_test_that_died_are_read_from_the_file(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / runner.FINDINGS_FILE
+            unprinted = dict(LAUNCH, number=0)  # what a signal handler wrote: made, not printed
+            lines = [json.dumps(RACE), json.dumps(LAUNCH), json.dumps(unprinted), '{"number": 4, "kind": "ra']
+            path.write_text("\n".join(lines))
+            stream = RecordStream(b"k" * 32)
+            stream.ended["Lab02RaceFreedom.A"] = Ended("Lab02RaceFreedom.A", "fail", 1, [], [], [RACE])
+            left = runner._findings_not_sent(path, stream)
+        self.assertEqual([(r["kind"], r["number"]) for r in left], [("invalid-launch", 2), ("invalid-launch", 0)])
 
     def test_a_check_lists_each_place_once_and_says_how_often(self):
-        records = [{"kind": "race", "error": True, "text": RACE}]
+        records = [RACE]
         suite = suite_with(TestOutcome("Lab02RaceFreedom.A", "fail", "failed", [], findings=records),
                            TestOutcome("Lab02RaceFreedom.B", "fail", "failed", [], findings=records * 2))
         result = evaluate_check(CHECK, suite, "lab02_tests", REPO)
         self.assertEqual(result.status, "fail")
         self.assertEqual(len(result.findings), 1)
         self.assertEqual(result.findings[0].count, 3)
-        details = "\n".join(result.details)
-        self.assertEqual(details.count("[race] data race"), 1)
-        self.assertIn("(reported 3 times)", details)
-        self.assertIn("write: 02-kogge-stone/kogge_stone.cu:56", details)
+        text = formats.render(formats.Report("sim", "labs/", [LabResult(LAB, [result])]), "text")
+        self.assertEqual(text.count("[race] data race"), 1)
+        self.assertIn("(reported 3 times)", text)
+        self.assertIn("write: 02-kogge-stone/kogge_stone.cu:56", text)
+
+    def test_a_lab_shows_each_finding_once_cause_first_with_the_checks_it_cost(self):
+        other = Check("forward-progress", "Finishes in any block order", "forward-progress", "Lab02Progress.*", 5)
+        lab = Lab("02", "Kogge-Stone scan", "02-kogge-stone", (CHECK, other))
+        suite = suite_with(TestOutcome("Lab02RaceFreedom.A", "fail", "failed", ["at n = 8: index 3: expected 6"],
+                                       findings=[RACE]),
+                           TestOutcome("Lab02Progress.A", "fail", "failed", ["at n = 9: index 4: expected 10"],
+                                       findings=[RACE]))
+        results = [evaluate_check(c, suite, "lab02_tests", REPO) for c in (CHECK, other)]
+        text = formats.render(formats.Report("sim", "labs/", [LabResult(lab, results)]), "text")
+        self.assertEqual(text.count("[race] data race"), 1, text)
+        self.assertIn("cost: race-freedom-inplace (10 points), forward-progress (5 points)", text)
+        # The cause comes before the checks' own evidence.
+        self.assertLess(text.index("[race] data race"), text.index("index 3: expected 6"))
+        self.assertLess(text.index("fix: these two lines race"), text.index("Details of the failed checks"))
+
+    def test_the_same_race_keeps_the_fix_that_orders_every_run(self):
+        # One test ran a block of one warp (two lanes raced), another a block of several warps
+        # (two warps raced at the same lines): only __syncthreads() fixes both.
+        in_one_warp = dict(RACE, fix="put __syncwarp() between the two accesses", fix_scope="warp")
+        across_warps = dict(RACE, fix="put __syncthreads() between the two accesses", fix_scope="block")
+        for records in ([in_one_warp, across_warps], [across_warps, in_one_warp]):
+            [merged] = findings.merge(findings.from_records(records, REPO))
+            self.assertEqual((merged.fix_scope, merged.count), ("block", 2))
+            self.assertIn("__syncthreads()", merged.fix)
 
     def test_tests_stopped_by_the_same_failure_are_said_once(self):
         same = ["scan_run.hpp:40: the lab code failed: cudaGetLastError() failed: invalid argument"]
@@ -92,20 +163,18 @@ class FindingsTest(unittest.TestCase):
         self.assertIn("Lab02RaceFreedom.T0 and 3 more tests the same way:", result.details)
 
     def test_a_passing_check_keeps_its_findings(self):
-        warning = RACE.replace("error:", "warning:")
-        suite = suite_with(TestOutcome("Lab02RaceFreedom.A", "pass",
-                                       findings=[{"kind": "barrier-after-exit", "error": False, "text": warning}]))
+        warning = dict(RACE, kind="barrier-after-exit", severity="warning", error=False)
+        suite = suite_with(TestOutcome("Lab02RaceFreedom.A", "pass", findings=[warning]))
         result = evaluate_check(CHECK, suite, "lab02_tests", REPO)
         self.assertEqual((result.status, len(result.findings)), ("pass", 1))
 
-    def test_a_crashed_test_gives_the_reports_it_printed_last(self):
-        printed = ["what the program printed last:"] + ["  " + l for l in LAUNCH.splitlines()]
-        suite = suite_with(TestOutcome("Lab02RaceFreedom.A", "crash", "crashed with SIGSEGV", printed))
+    def test_a_crashed_test_gives_the_findings_it_left(self):
+        suite = suite_with(TestOutcome("Lab02RaceFreedom.A", "crash", "crashed with SIGSEGV", [], findings=[LAUNCH]))
         result = evaluate_check(CHECK, suite, "lab02_tests", REPO)
         self.assertEqual([f.kind for f in result.findings], ["invalid-launch"])
 
     def test_every_format_carries_the_finding_at_the_students_line(self):
-        records = [{"kind": "race", "error": True, "text": RACE}]
+        records = [RACE]
         suite = suite_with(TestOutcome("Lab02RaceFreedom.A", "fail", "Lab02RaceFreedom.A failed: race", [],
                                        findings=records))
         result = evaluate_check(CHECK, suite, "lab02_tests", REPO)

@@ -307,6 +307,26 @@ PartyCheck stderr_says(std::vector<std::string> parts, PartyCheck also = {}) {
   };
 }
 
+// Every report's fix names `barrier`, and names `wrong` nowhere: a hint that would leave the race.
+PartyCheck fix_names(std::string barrier, std::string wrong, PartyCheck also = {}) {
+  return [barrier, wrong, also](const Outcome& o) {
+    for (const JsonReport& r : o.reports) {
+      EXPECT_THAT(r.fix, HasSubstr(barrier)) << r.headline;
+      EXPECT_THAT(r.fix, Not(HasSubstr(wrong))) << r.headline;
+    }
+    if (also) also(o);
+  };
+}
+
+// The last report names `barrier` as its fix: the one that corrects what an earlier run advised.
+PartyCheck last_fix_names(std::string barrier, PartyCheck also = {}) {
+  return [barrier, also](const Outcome& o) {
+    ASSERT_FALSE(o.reports.empty());
+    EXPECT_THAT(o.reports.back().fix, HasSubstr(barrier)) << o.reports.back().headline;
+    if (also) also(o);
+  };
+}
+
 PlantedCase also_reports(PlantedCase c, std::vector<std::string> kinds) {
   c.more_kinds = std::move(kinds);
   return c;
@@ -324,11 +344,20 @@ void host_side_launch(const Outcome& o) {
 std::vector<PlantedCase> planted_cases() {
   std::vector<PlantedCase> cases;
   for (const char* threads : {"32", "256", "1024"}) {
+    // The first pair found is two lanes of one warp (a stride of 1), but with more than one warp
+    // the same two lines race between warps too: only __syncthreads() fixes them all.
+    const bool one_warp = std::string(threads) == "32";
     cases.push_back(with_args(bug(std::string("KoggeStoneMissingBarrier") + threads, "kogge_stone_inplace", "race",
-                                  threads_a_stride_apart),
+                                  one_warp ? fix_names("__syncwarp()", "__syncthreads()", threads_a_stride_apart)
+                                           : fix_names("__syncthreads()", "__syncwarp()", threads_a_stride_apart)),
                               {threads}));
     cases.push_back(with_args(clean(std::string("KoggeStoneFixed") + threads, "kogge_stone_inplace", true), {threads}));
   }
+  // One warp first (__syncwarp would do), then eight: the same two lines race between warps, and
+  // the place is reported again with the fix that orders both runs.
+  cases.push_back(with_args(bug("KoggeStoneMissingBarrierOneWarpThenEight", "kogge_stone_inplace", "race",
+                                last_fix_names("__syncthreads()", threads_a_stride_apart)),
+                            {"32", "256"}));
   cases.push_back(bug("BarrierInBranch", "barrier_in_branch", "barrier-divergence", split_at_sixteen));
 
   PlantedCase early_return = clean("EarlyReturnBeforeBarrier", "early_return", false);
@@ -353,7 +382,7 @@ std::vector<PlantedCase> planted_cases() {
   cases.push_back(clean("BallotFullMask", "ballot_outside_mask", true));
   cases.push_back(bug("ShuffleMismatchedMasks", "shfl_mismatched_masks", "warp-mask"));
   cases.push_back(bug("WarpVolatileScanWithoutSyncwarp", "warp_volatile_scan", "race",
-                      threads_of_one_warp_a_stride_apart));
+                      fix_names("__syncwarp()", "__syncthreads()", threads_of_one_warp_a_stride_apart)));
   cases.push_back(clean("WarpScanWithSyncwarp", "warp_volatile_scan", true));
   // Eight blocks one after the other in one slot: each reuses the threads (and lane clocks) of
   // the block before it, and __syncwarp still orders exactly what it orders.

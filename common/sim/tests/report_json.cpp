@@ -157,8 +157,12 @@ std::array<unsigned, 3> index3(const Json& v) {
 JsonReport to_report(const Json& j) {
   JsonReport r;
   r.kind = j.at("kind").string;
-  r.error = j.at("error").boolean;
+  const std::string& severity = j.at("severity").string;
+  if (severity != "error" && severity != "warning") throw std::runtime_error("severity '" + severity + "'");
+  r.error = severity == "error";
   r.headline = j.at("headline").string;
+  r.location = j.at("location").string;
+  r.fix = j.at("fix").string;
   for (const Json& p : j.at("parties").array) {
     ReportParty party;
     party.role = p.at("role").string;

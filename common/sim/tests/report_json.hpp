@@ -22,6 +22,8 @@ struct JsonReport {
   bool error = true;
   std::string headline;
   std::vector<ReportParty> parties;
+  std::string location;  // the buffer or variable and the byte; may be empty
+  std::string fix;       // what would fix it; may be empty
 };
 
 // Parses a file of JSON lines; throws std::runtime_error with the line number on malformed input.

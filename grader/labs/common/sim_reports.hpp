@@ -58,21 +58,9 @@ inline void discard_simulator_reports() {
 // A report in one line, for a failure message: "[invalid-launch] invalid kernel launch: a grid
 // or block dimension is 0 (at file:line)". The grader lists each report in full under the check.
 inline std::string in_brief(const scanlab::sim::Report& report) {
-    const std::string::size_type first_line_end = report.text.find('\n');
-    std::string text = report.text.substr(0, first_line_end);
-    // "scanlab-sim: error: invalid kernel launch: ..." -> "invalid kernel launch: ..."
-    if (const std::string::size_type cut = text.find("error: "); cut != std::string::npos) text = text.substr(cut + 7);
-    // The first place the report names ("  launch: file:line (in f)  block ...").
-    if (first_line_end != std::string::npos) {
-        const std::string::size_type next_end = report.text.find('\n', first_line_end + 1);
-        std::string party = report.text.substr(first_line_end + 1, next_end - first_line_end - 1);
-        if (const std::string::size_type colon = party.find(": "); colon != std::string::npos) {
-            party = party.substr(colon + 2);
-            party.erase(0, party.find_first_not_of(' '));
-            text += " (at " + party.substr(0, party.find_first_of(" ")) + ")";
-        }
-    }
-    return "[" + std::string(scanlab::sim::to_string(report.kind)) + "] " + text;
+    std::string brief = "[" + std::string(scanlab::sim::to_string(report.kind)) + "] " + report.headline;
+    if (!report.first_place.empty()) brief += " (at " + report.first_place + ")";
+    return brief;
 }
 #endif
 

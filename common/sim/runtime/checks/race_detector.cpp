@@ -72,13 +72,23 @@ template <bool Shared>
 void report_race(const AccessRecord<Shared>& p, const Thread* t, const AccessRecord<Shared>& c, std::uintptr_t address,
                  Verdict verdict) {
   const std::uintptr_t p_pc = code_ids.address(p.pc), c_pc = code_ids.address(c.pc);
-  if (!first_time(ReportKind::race, p_pc, c_pc)) return;
   const RaceSide earlier{p_pc, p.by.flags(), block_of(p, t), p.by.thread()};
+  // A place is reported once, unless its first report's fix (__syncwarp) does not order this race.
+  if (!first_time(ReportKind::race, p_pc, c_pc) && !widen_fix(earlier, t, c_pc)) return;
   std::optional<memory_order::Relation> between_blocks;
   if constexpr (!Shared) {
     if (earlier.block != t->block->linear) between_blocks = memory_order::relation(t, stamp_of(p));
   }
   report(race_finding(earlier, t, c_pc, c.by.flags(), address, Shared, verdict == Verdict::stale, between_blocks));
+}
+
+// The other reader a write also races with, perhaps of another warp than the one just reported:
+// the fix given for the two lines must order it too (race_report.hpp, widen_fix).
+template <bool Shared>
+void widen_for(const AccessRecord<Shared>& p, const Thread* t, const AccessRecord<Shared>& c, std::uintptr_t address) {
+  const RaceSide other{code_ids.address(p.pc), p.by.flags(), block_of(p, t), p.by.thread()};
+  const std::uintptr_t c_pc = code_ids.address(c.pc);
+  if (widen_fix(other, t, c_pc)) report(race_finding(other, t, c_pc, c.by.flags(), address, Shared, false, std::nullopt));
 }
 
 // A plain read beside an atomic write, held until the launch ends (see held_races). Which
@@ -125,6 +135,8 @@ __attribute__((noinline)) void check_cell(Cell<Shared>& cell, Thread* t, const A
         hold_race<Shared>(r, c);
       } else if (v != Verdict::none) {
         report_race<Shared>(r, t, c, address, v);
+        for (const AccessRecord<Shared>& other : cell.read)
+          if (&other != &r && judge<Shared>(other, t, c) == Verdict::race) widen_for<Shared>(other, t, c, address);
         break;
       }
     cell.write = c;

@@ -1,5 +1,7 @@
 #include "checks/race_report.hpp"
 
+#include <mutex>
+#include <set>
 #include <string>
 #include <utility>
 
@@ -16,6 +18,30 @@ const char* role_of(std::uint8_t flags) {
   if (flags & kAtomic) return "atomic";
   if (flags & kWrite) return (flags & kVolatile) ? "volatile write" : "write";
   return (flags & kVolatile) ? "volatile read" : "read";
+}
+
+// What orders two accesses of one block with no barrier between them. __syncwarp() orders only
+// the lanes of one warp, so it is the fix only while every race between the two lines stays
+// inside one warp; widen_fix() corrects a finding that a later race between other warps proves
+// wrong. A block that syncs tiles of several warps needs its sync() reached by both threads.
+std::string fix_within_block(bool one_warp, bool uses_tiles) {
+  if (one_warp)
+    return "the racing threads share a warp, but warps do not run in lockstep: put __syncwarp() between the "
+           "two accesses";
+  if (uses_tiles)
+    return "the sync() of a tile of several warps orders only the threads of its own tile, and only when both "
+           "threads pass it between the accesses: put __syncthreads() (or block.sync()) between the two accesses, "
+           "reached by every thread of the block";
+  return "these two lines race between threads of different warps: put __syncthreads() between the two "
+         "accesses, reached by every thread of the block";
+}
+
+// The pairs of code addresses whose race was reported with __syncwarp() as its fix (widen_fix).
+std::mutex warp_fixed_mutex;
+std::set<std::pair<std::uintptr_t, std::uintptr_t>> warp_fixed_lines;
+
+std::pair<std::uintptr_t, std::uintptr_t> line_pair(std::uintptr_t a, std::uintptr_t b) {
+  return a < b ? std::make_pair(a, b) : std::make_pair(b, a);
 }
 
 }  // namespace
@@ -45,21 +71,21 @@ Finding race_finding(const RaceSide& earlier, const Thread* t, std::uintptr_t pc
   }
   f.parties.push_back(recorded_party);
   f.parties.push_back(current_party);
-  f.details.push_back("location: " + shared_memory::describe_address(address, *t->block));
+  f.location = shared_memory::describe_address(address, *t->block);
   if (!across) {
     std::string after = t->block->barrier.last.file
                             ? "the last barrier of the block was at " + locate(t->block->barrier.last).text()
                             : "no barrier has run since the kernel started";
-    f.details.push_back("no barrier separates the two accesses (" + after + ")" +
-                        (earlier.thread / kWarpSize == t->warp ? "; the threads share a warp, but warps do not run in "
-                                                                 "lockstep: order them with __syncwarp()"
-                                                               : ""));
-    if (t->block->race.tile_clocks && earlier.thread / kWarpSize != t->warp)
-      f.details.push_back("the sync() of a tile of several warps orders only the threads of its own tile, and only "
-                          "when both threads pass it between the accesses: order threads of two tiles with "
-                          "__syncthreads() or block.sync()");
+    f.details.push_back("no barrier separates the two accesses (" + after + ")");
+    const bool one_warp = earlier.thread / kWarpSize == t->warp;
+    f.fix = fix_within_block(one_warp, t->block->race.tile_clocks != nullptr);
+    f.fix_scope = one_warp ? FixScope::warp : FixScope::block;
+    if (one_warp) {
+      std::lock_guard<std::mutex> lock(warp_fixed_mutex);
+      warp_fixed_lines.insert(line_pair(earlier.pc, pc));
+    }
   } else {
-    if (between_blocks) f.details.push_back(memory_order::advice(*between_blocks, earlier_block, later_block));
+    if (between_blocks) f.fix = memory_order::advice(*between_blocks, earlier_block, later_block);
     if (stale)
       f.details.push_back("volatile accesses are relaxed in the PTX memory model: they never race, but they order "
                           "nothing around them, so a flag does not make this value visible by itself");
@@ -75,10 +101,23 @@ Finding read_beside_atomics_finding(std::uintptr_t read_pc, std::uint8_t read_fl
   f.parties.push_back(Party{role_of(read_flags), locate(read_pc)});
   f.parties.push_back(Party{role_of(atomic_flags), locate(atomic_pc)});
   f.details.push_back("threads read the word plainly while others change it with atomics, with nothing between");
-  f.details.push_back("a plain read beside an atomic write is a data race in the PTX memory model: read the word "
-                      "with an atomic too (atomicAdd(p, 0), cuda::atomic_ref::load), or let atomicCAS check the "
-                      "value read, as a compare-and-swap loop does");
+  f.fix = "a plain read beside an atomic write is a data race in the PTX memory model: read the word with an "
+          "atomic too (atomicAdd(p, 0), cuda::atomic_ref::load), or let atomicCAS check the value read, as a "
+          "compare-and-swap loop does";
   return f;
+}
+
+bool widen_fix(const RaceSide& earlier, const Thread* t, std::uintptr_t pc) {
+  if (earlier.block != t->block->linear || earlier.thread / kWarpSize == t->warp) return false;
+  // A block's findings wait until its phase ends, so the races of one barrier interval between
+  // the same two lines usually correct the finding before anyone reads it.
+  if (Finding* waiting = waiting_finding(ReportKind::race, earlier.pc, pc)) {
+    waiting->fix = fix_within_block(false, t->block->race.tile_clocks != nullptr);
+    waiting->fix_scope = FixScope::block;
+  }
+  std::lock_guard<std::mutex> lock(warp_fixed_mutex);
+  return warp_fixed_lines.erase(line_pair(earlier.pc, pc)) > 0 &&
+         !waiting_finding(ReportKind::race, earlier.pc, pc);
 }
 
 }  // namespace scanlab::sim::detail::race_detector

@@ -31,6 +31,12 @@ Finding race_finding(const RaceSide& earlier, const Thread* t, std::uintptr_t pc
                      std::uintptr_t address, bool shared, bool stale,
                      std::optional<memory_order::Relation> between_blocks);
 
+// Another race between the two lines of a race reported before. When this one's threads are of
+// two warps and that finding's fix was __syncwarp() (it met two lanes of one warp), the fix does
+// not order these: a finding of this block not printed yet gets __syncthreads() instead, and for
+// one already printed the answer is true: report this race again, with the fix that orders both.
+bool widen_fix(const RaceSide& earlier, const Thread* t, std::uintptr_t pc);
+
 // A plain read beside atomic writes: named by its two lines, since which threads met there
 // first is timing.
 Finding read_beside_atomics_finding(std::uintptr_t read_pc, std::uint8_t read_flags, std::uintptr_t atomic_pc,

@@ -87,31 +87,59 @@ std::string json_index(uint3 v) {
   return "[" + std::to_string(v.x) + "," + std::to_string(v.y) + "," + std::to_string(v.z) + "]";
 }
 
-std::string json_line(const Finding& f) {
+void json_string(std::ostringstream& o, const char* key, const std::string& value) {
+  o << ",\"" << key << "\":\"" << json_escape(value) << "\"";
+}
+
+}  // namespace
+
+const char* to_string(FixScope scope) {
+  switch (scope) {
+    case FixScope::none: return "";
+    case FixScope::warp: return "warp";
+    case FixScope::block: return "block";
+  }
+  return "";
+}
+
+std::string json_record(const Finding& f, unsigned number) {
   std::ostringstream o;
-  o << "{\"kind\":\"" << to_string(f.kind) << "\",\"error\":" << (f.is_error ? "true" : "false")
-    << ",\"headline\":\"" << json_escape(f.headline) << "\",\"parties\":[";
+  o << "{\"number\":" << number << ",\"kind\":\"" << to_string(f.kind) << "\""
+    << ",\"severity\":\"" << (f.is_error ? "error" : "warning") << "\",\"error\":" << (f.is_error ? "true" : "false");
+  json_string(o, "headline", f.headline);
+  o << ",\"parties\":[";
   for (std::size_t i = 0; i < f.parties.size(); ++i) {
     const Party& p = f.parties[i];
     o << (i ? "," : "") << "{\"role\":\"" << json_escape(p.role) << "\",\"file\":\"" << json_escape(p.where.file)
       << "\",\"line\":" << p.where.line;
+    if (!p.where.function.empty() && p.where.function != "??") json_string(o, "function", p.where.function);
     if (p.in_kernel) o << ",\"block\":" << json_index(p.block) << ",\"thread\":" << json_index(p.thread);
     o << "}";
   }
-  o << "],\"seed\":" << get_schedule().seed << "}\n";
+  o << "]";
+  json_string(o, "location", f.location);
+  o << ",\"details\":[";
+  for (std::size_t i = 0; i < f.details.size(); ++i) o << (i ? ",\"" : "\"") << json_escape(f.details[i]) << "\"";
+  o << "]";
+  json_string(o, "fix", f.fix);
+  if (f.fix_scope != FixScope::none) json_string(o, "fix_scope", to_string(f.fix_scope));
+  json_string(o, "reproduce", describe_schedule());
+  o << ",\"seed\":" << get_schedule().seed << "}";
   return o.str();
 }
+
+namespace {
 
 const char* json_path() {
   const char* path = std::getenv("SCANLAB_SIM_REPORT_JSON");
   return path && *path ? path : nullptr;
 }
 
-void append_json(const Finding& f) {
+void append_json(const std::string& record) {
   const char* path = json_path();
   if (!path) return;
   if (FILE* out = std::fopen(path, "a")) {
-    std::fputs(json_line(f).c_str(), out);
+    std::fputs((record + "\n").c_str(), out);
     std::fclose(out);
   }
 }
@@ -208,6 +236,15 @@ bool first_time(ReportKind kind, std::uintptr_t a, std::uintptr_t b) {
   return true;
 }
 
+Finding* waiting_finding(ReportKind kind, std::uintptr_t a, std::uintptr_t b) {
+  if (!pending_findings) return nullptr;
+  if (a > b) std::swap(a, b);
+  const PlaceKey place{static_cast<int>(kind), a, b};
+  for (PendingFinding& item : pending_findings->items)
+    if (item.place == place) return &item.finding;
+  return nullptr;
+}
+
 bool first_time_at(ReportKind kind, const SourceLocation& where, std::uintptr_t pc) {
   if (where.file.empty()) return first_time(kind, pc, 0);
   const std::size_t place = std::hash<std::string>{}(where.file + ":" + std::to_string(where.line) + ":" + where.function);
@@ -226,7 +263,9 @@ std::string render(const Finding& f) {
     if (p.in_kernel) o << "  block " << format_index(p.block) << " thread " << format_index(p.thread);
     o << "\n";
   }
+  if (!f.location.empty()) o << "  location: " << f.location << "\n";
   for (const std::string& d : f.details) o << "  " << d << "\n";
+  if (!f.fix.empty()) o << "  fix: " << f.fix << "\n";
   o << "  reproduce with: " << describe_schedule() << "\n";
   return o.str();
 }
@@ -239,9 +278,15 @@ void print_now(const Finding& f) {
     std::lock_guard<std::mutex> lock(report_mutex);
     std::fputs(text.c_str(), stderr);
     std::fflush(stderr);
-    pending_reports.push_back(Report{f.kind, f.is_error, text});
+    const unsigned number = errors_reported + warnings_reported + 1;
+    const std::string first_place =
+        f.parties.empty() || f.parties[0].where.file.empty()
+            ? std::string()
+            : f.parties[0].where.file + ":" + std::to_string(f.parties[0].where.line);
+    std::string record = json_record(f, number);
+    append_json(record);
+    pending_reports.push_back(Report{f.kind, f.is_error, text, f.headline, first_place, std::move(record)});
     (f.is_error ? errors_reported : warnings_reported) += 1;
-    append_json(f);
   }
 }
 
@@ -372,7 +417,8 @@ void on_time_limit(int sig) {
 
 KeptText* keep_until_printed(const Finding& f) {
   const std::string text = render(f);
-  const std::string json = json_path() ? json_line(f) : std::string();
+  // Not printed yet, so it has no number: a reader of the file takes it as not yet forwarded.
+  const std::string json = json_path() ? json_record(f, 0) + "\n" : std::string();
   const std::size_t length = text.size() + json.size();
   const std::size_t size = entry_size(length);
   const std::size_t at = kept_used.fetch_add(size, std::memory_order_acq_rel);

@@ -32,13 +32,31 @@ struct Party {
   uint3 thread{};
 };
 
+// Which threads the fix of a finding orders, narrowest first: where one run of a program finds
+// two lanes of one warp racing and another run (a larger block) finds two warps racing at the
+// same lines, a reader of both keeps the wider fix.
+enum class FixScope { none, warp, block };
+const char* to_string(FixScope scope);
+
+// A finding as data: what is printed on stderr, kept for take_reports(), and written as one JSON
+// object (json_record) are all made from these fields, so a reader never parses the text.
 struct Finding {
   ReportKind kind = ReportKind::unsupported;
   bool is_error = true;
   std::string headline;
   std::vector<Party> parties;
-  std::vector<std::string> details;
+  std::string location;  // the buffer or variable and the byte involved, in the program's terms; may be empty
+  std::vector<std::string> details;  // the evidence, in words
+  std::string fix;       // what would fix it, when the simulator knows; may be empty
+  FixScope fix_scope = FixScope::none;  // what the fix orders, where it is a barrier
 };
+
+// The finding as one JSON object on one line (the format of $SCANLAB_SIM_REPORT_JSON):
+// number (its place among the findings this process printed; 0 for one not printed yet), kind,
+// severity, headline, parties (role, file, line, function, and block and thread for a kernel's
+// side), location, details, fix, fix_scope (warp or block, where the fix is a barrier), reproduce
+// (the settings that run the same schedule) and seed.
+std::string json_record(const Finding& finding, unsigned number);
 
 SourceLocation locate(std::uintptr_t return_address);  // a code address in the program, via addr2line
 SourceLocation locate(Site site);
@@ -91,6 +109,10 @@ void print_findings(PendingFindings& findings);
 void drop_findings(PendingFindings& findings);
 // For a finding the process dies of: what the block found before, then this, at once.
 void report_before_dying(const Finding& finding);
+
+// The finding of this kind at the pair of code addresses (a, b) that the running block made and
+// has not printed yet, for a check that learns more about it before it is printed; else null.
+Finding* waiting_finding(ReportKind kind, std::uintptr_t a, std::uintptr_t b);
 
 // Each pair of code addresses is reported once per process: a race in a loop is one bug.
 bool first_time(ReportKind kind, std::uintptr_t a, std::uintptr_t b);

@@ -4,7 +4,9 @@
 // i + stride may read section[i] after thread i has already overwritten it in the same step.
 //
 // Built as is, the barrier is missing; with -DPLANTED_FIXED it is there.
-//   usage: kogge_stone_inplace [threads per block, a power of two up to 1024]
+//   usage: kogge_stone_inplace [threads per block, a power of two up to 1024]...
+// With several sizes it scans once at each, one after the other (a race first met between two
+// lanes of one warp, then between warps).
 #include "planted.cuh"
 
 constexpr unsigned kMaxThreads = 1024;
@@ -25,12 +27,20 @@ __global__ void kogge_stone_inplace(const int* in, int* out) {
   out[i] = section[i];
 }
 
-int main(int argc, char** argv) {
-  const unsigned threads = planted::argument(argc, argv, 1, 256);
+int scan_once(unsigned threads) {
   if (threads > kMaxThreads || (threads & (threads - 1)) != 0) return planted::kBadArguments;
   const std::vector<int> input = planted::test_input(threads);
   const planted::DeviceBuffer<int> in(input), out(threads);
   kogge_stone_inplace<<<1, threads>>>(in.get(), out.get());
   if (!planted::kernels_succeeded()) return planted::kWrongResult;
   return planted::compare(planted::inclusive_scan(input), out.to_host());
+}
+
+int main(int argc, char** argv) {
+  int status = scan_once(planted::argument(argc, argv, 1, 256));
+  for (int size = 2; size < argc; ++size) {
+    const int scanned = scan_once(planted::argument(argc, argv, size, 256));
+    if (status == 0) status = scanned;  // every size runs; the first failure is the answer
+  }
+  return status;
 }

@@ -27,8 +27,11 @@ const char* to_string(ReportKind kind);
 
 struct Report {
   ReportKind kind;
-  bool is_error;     // false for warnings
-  std::string text;  // the full report as printed on stderr
+  bool is_error;            // false for warnings
+  std::string text;         // the full report as printed on stderr
+  std::string headline;     // its first line, without "scanlab-sim: error: "
+  std::string first_place;  // "file:line" of the first place it names; empty when it names none
+  std::string record;       // the same finding as data: one JSON object, as $SCANLAB_SIM_REPORT_JSON has it
 };
 
 // Reports made since the previous call, oldest first; the list is cleared.

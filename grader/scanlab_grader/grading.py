@@ -333,9 +333,10 @@ HOST_COMPUTATION_MARK = "host computation:"
 
 
 def host_computation(suite: SuiteRun) -> str | None:
-    """The message of a test that saw a device lab's operator applied by host code."""
+    """The message of a test that saw a device lab's operator applied by host code: any of its
+    failures, not only the first, whose words are all a student reads by default."""
     for outcome in suite.outcomes.values():
-        for line in [outcome.reason] + outcome.details:
+        for line in [outcome.reason] + outcome.details + outcome.assertions:
             if HOST_COMPUTATION_MARK in line:
                 return line[line.index(HOST_COMPUTATION_MARK):].strip()
     return None

@@ -24,6 +24,16 @@ from .runner import Limits
 _DEFAULT_NVCC = Path("/usr/local/cuda/bin/nvcc")
 
 
+def _nvcc_missing() -> bool:
+    """True (and said) where --backend cuda finds no nvcc."""
+    if _nvcc_found():
+        return False
+    print("grade: --backend cuda needs the CUDA toolkit's nvcc, which is neither on PATH nor in "
+          f"{_DEFAULT_NVCC.parent}; install the toolkit from NVIDIA, or grade on the simulator "
+          "(--backend sim)", file=sys.stderr)
+    return True
+
+
 def _nvcc_found() -> bool:
     """Whether nvcc is there; the toolkit's default place is put on PATH for the build."""
     if shutil.which("nvcc") is not None:
@@ -57,8 +67,7 @@ def prepare(args: argparse.Namespace, labs: list) -> int:
     """grade --prepare [LAB...]: the prebuilt tree of these labs (default: every lab) in the build
     root, and no grading. A later grading of another lab builds that lab's part there first."""
     build_root = _build_root(args)
-    if args.backend == "cuda" and not _nvcc_found():
-        print("grade: --backend cuda needs the CUDA toolkit's nvcc", file=sys.stderr)
+    if args.backend == "cuda" and _nvcc_missing():
         return 2
     folder, output = prebuilt_mod.build_prebuilt(build_root, args.backend, args.jobs, args.cmake_define, labs)
     if folder is None:
@@ -131,10 +140,7 @@ def main(args: argparse.Namespace) -> int:
     tree = None
     configure_error = None
     if any(l.number not in test_binaries for l in labs):
-        if args.backend == "cuda" and not _nvcc_found():
-            print("grade: --backend cuda needs the CUDA toolkit's nvcc, which is neither on PATH nor in "
-                  f"{_DEFAULT_NVCC.parent}; install the toolkit from NVIDIA, or grade on the simulator "
-                  "(--backend sim)", file=sys.stderr)
+        if args.backend == "cuda" and _nvcc_missing():
             return 2
         defines = list(args.cmake_define) + reused_prebuilt(build_root, args, labs)
         tree = BuildTree(REPO, build_root, args.backend, submission, opts.jobs, defines,

@@ -37,7 +37,7 @@ def kit_files() -> list[str]:
     if listed.returncode == 0:
         return [f for f in listed.stdout.decode().split("\0") if f and (REPO / f).is_file()]
     return [str(p.relative_to(REPO)) for p in REPO.rglob("*")
-            if p.is_file() and not p.relative_to(REPO).parts[0] in ("build", ".git")]
+            if p.is_file() and p.relative_to(REPO).parts[0] not in ("build", ".git")]
 
 
 def copy_kit(dest: Path, files: list[str]) -> None:
@@ -90,10 +90,9 @@ def main() -> int:
     class_dir = work / "class"
     make_class(class_dir, lab_dirs, args.copies)
     files = kit_files()
-    graders = []
-    for name in ("kit-a", "kit-b"):
+    graders = ["kit-a", "kit-b"]
+    for name in graders:
         copy_kit(work / name, files)
-        graders.append(name)
     print(f"{len(graders)} checkouts of {len(files)} files; a class of {2 * args.copies} "
           f"({args.copies} references, {args.copies} skeletons of labs {', '.join(args.labs)})", flush=True)
 

@@ -65,6 +65,11 @@ def _descendants(pid: int) -> list[int]:
     return order
 
 
+def tree_resident_bytes(pid: int) -> int:
+    """The resident memory of a process and of every live process below it."""
+    return _statm_resident(pid) + sum(_statm_resident(p) for p in _descendants(pid))
+
+
 class Box:
     """One running program in its box: the interface the runner uses."""
 

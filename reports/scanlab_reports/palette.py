@@ -30,7 +30,8 @@ COLOURS: dict[str, str] = {
     "binary-prefix-shuffle": "#44AA99",      # teal
     "binary-count-intrinsic": "#AA4499",     # Tol's purple
     "binary-count-reduction": "#DDCC77",     # sand
-    "decoupled-lookback": "#8B0000",         # dark red: the kit's fastest scan
+    "decoupled-lookback": "#8B0000",         # dark red: lab 09
+    "warp-specialized": "#661100",           # Tol's dark red-brown: lab 10, the kit's fastest scan
 }
 SPARE: tuple[str, ...] = ("#17BECF", "#1F77B4", "#2CA02C", "#D62728", "#FF7F0E", "#E377C2", "#393B79", "#637939")
 

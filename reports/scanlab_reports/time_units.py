@@ -239,6 +239,13 @@ def decoupled_lookback(n: int, shape: Shape) -> Cost | None:
             Cost(work=31 * tiles, steps=5 * windows))
 
 
+def warp_specialized(n: int, shape: Shape) -> Cost | None:
+    """The decoupled look-back's tiles, status words and look-back, with the roles split between
+    warps (one loads, some reduce, one publishes, one looks back, some scan): that changes when
+    the work is done and what overlaps, not how much there is or how long its chains are."""
+    return decoupled_lookback(n, shape)
+
+
 def _per_section(n: int, section: int, one: Cost) -> Cost:
     """Independent sections: the work adds up, the steps are those of one section."""
     return Cost(work=one.work * _sections(n, section), steps=one.steps)
@@ -263,6 +270,7 @@ MODELS: dict[str, Callable[[int, Shape], Cost | None]] = {
     "binary-count-intrinsic": binary_count_intrinsic,
     "binary-count-reduction": binary_count_reduction,
     "decoupled-lookback": decoupled_lookback,
+    "warp-specialized": warp_specialized,
 }
 
 

@@ -16,6 +16,8 @@
 
 #include <cooperative_groups.h>
 #include <cuda/atomic>
+#include <cuda/barrier>
+#include <cuda/ptx>
 #include <cuda_runtime.h>
 
 #include <algorithm>

@@ -1,0 +1,51 @@
+// Lab 10 in reports/bench: the warp-specialized scan of the whole array with the tuned policy
+// (lab 09's path below 12 tiles per block), and the pipeline at every size, small arrays
+// included, to show where it starts to pay. The temporary storage is the caller's, as CUB's is:
+// allocated once and kept (it grows to the largest size asked for), so that no allocation falls
+// inside a timed call.
+#include SCANLAB_LAB_SOURCE
+
+#include <type_traits>
+
+#include "series.hpp"
+#include "scanlab/device_scratch.hpp"
+
+namespace {
+
+// The temporary storage kept across calls of every series of this program.
+scanlab::DeviceScratch kept_storage;
+
+template <class Policy, class T, class Op>
+void scan_with_kept_storage(const T* in, T* out, std::size_t n, Op op) {
+    std::size_t bytes = 0;
+    warp_specialized_scan<Policy>(nullptr, bytes, in, out, n, op);
+    warp_specialized_scan<Policy>(kept_storage.reserve(bytes), bytes, in, out, n, op);
+}
+
+template <class T>
+using Tuned = lab10::TunedPolicy<T>;
+
+// The tuned pipeline with no minimum of tiles per block: the pipeline at every size.
+template <class T>
+using AlwaysPipelined = lab10::PipelinePolicy<Tuned<T>::kScanWarps, Tuned<T>::kReduceWarps, Tuned<T>::kItemsPerThread,
+                                              Tuned<T>::kStages, Tuned<T>::kBlocksPerSm, 0, Tuned<T>::kBackoffNs>;
+
+template <class In>
+using ElementOf = std::remove_cv_t<std::remove_pointer_t<In>>;
+
+}  // namespace
+
+void scanlab::bench::register_series(SeriesList& list) {
+    using Int = Tuned<int>;  // the series are int32 and float32: 4-byte values
+    const SeriesInfo pipeline = lab_series("10-warp-specialized", "warp_specialized_scan", "10 warp-specialized",
+                                           "warp-specialized", "whole-array", Int::kThreads, Int::kTileSize);
+    list.add(pipeline, [](auto in, auto out, std::size_t n, auto op) {
+        scan_with_kept_storage<Tuned<ElementOf<decltype(in)>>>(in, out, n, op);
+    });
+    SeriesInfo always = pipeline;
+    always.id += "/pipeline-at-every-size";
+    always.label += ", pipeline at every size";
+    list.add(always, [](auto in, auto out, std::size_t n, auto op) {
+        scan_with_kept_storage<AlwaysPipelined<ElementOf<decltype(in)>>>(in, out, n, op);
+    });
+}

@@ -1,0 +1,18 @@
+// Instantiates lab 10's entry for every (T, Op) pair the suite uses, with each policy of the
+// suite (suite_policies.hpp), and the entry with the tuned policy.
+#include SCANLAB_LAB_SOURCE
+
+#include "scan_instantiations.hpp"
+#include "suite_policies.hpp"
+
+#define SCANLAB_INSTANTIATE_LAB10_WITH(Policy, T, Op) \
+    template void warp_specialized_scan<Policy, T, Op>(void*, std::size_t&, const T*, T*, std::size_t, Op);
+
+#define SCANLAB_INSTANTIATE_LAB10(T, Op)                          \
+    SCANLAB_INSTANTIATE_LAB10_WITH(lab10::SmallPolicy, T, Op)     \
+    SCANLAB_INSTANTIATE_LAB10_WITH(lab10::MediumPolicy, T, Op)    \
+    SCANLAB_INSTANTIATE_LAB10_WITH(lab10::LargePolicy, T, Op)     \
+    SCANLAB_INSTANTIATE_LAB10_WITH(lab10::BackoffPolicy, T, Op)   \
+    template void warp_specialized_scan<T, Op>(void*, std::size_t&, const T*, T*, std::size_t, Op);
+
+SCANLAB_FOR_EACH_SCAN_TYPE(SCANLAB_INSTANTIATE_LAB10)

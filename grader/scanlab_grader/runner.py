@@ -307,6 +307,7 @@ def run_suite(cmd_for: Callable[[str | None, int], list[str]], *, env: dict[str,
     attempt = 0
     hung = 0
     died: dict[str | None, str] = {}  # test (None: before the first) -> how it died the first time
+    retried: dict[str | None, str] = {}  # the note for a test run again, said once its run came through
     while True:
         flt = gtest_filter.exact(selected) if selected is not None else None
         log_path = log_dir / f"{label}-{attempt}.log"
@@ -346,6 +347,8 @@ def run_suite(cmd_for: Callable[[str | None, int], list[str]], *, env: dict[str,
                 suite.outcomes[name] = TestOutcome(name, "fail", f"{name} failed: {_summary(ended.failures, repo)}",
                                                    _evidence(ended.failures, repo), ended.ms, ended.measured,
                                                    ended.findings, _failure_lines(ended.failures, repo))
+        for name in [n for n in retried if (n in stream.ended if n is not None else stream.plan is not None)]:
+            suite.notes.append(retried.pop(name))
         if stream.tampered:
             suite.tampered = stream.tampered
             return suite
@@ -397,9 +400,9 @@ def run_suite(cmd_for: Callable[[str | None, int], list[str]], *, env: dict[str,
                 # Not sent by the grader and nothing found behind it: run the test once more
                 # before anyone is charged for it.
                 died[current] = sig
-                suite.notes.append(f"not your code: the test program died of {sig}{where}, a signal the grader "
-                                   f"did not send, with nothing found in the lab's code; "
-                                   f"{current or 'the program'} was run again and graded by that run")
+                retried[current] = (f"not your code: the test program died of {sig}{where}, a signal the grader "
+                                    f"did not send, with nothing found in the lab's code; "
+                                    f"{current or 'the program'} was run again and graded by that run")
                 attempt += 1
                 if attempt <= limits.max_restarts and not lab_limit.expired():
                     if current is None:

@@ -179,6 +179,7 @@ class TestProgramKilledTest(unittest.TestCase):
             self.assertIn("crashed with SIGSEGV during Fake.B", second.reason)
             self.assertIn("again when run once more", second.reason)
             self.assertIsNone(lab.not_graded)
+            self.assertFalse(any("not your code" in n for n in suite.notes), suite.notes)
 
 
 class CompilerKilledTest(unittest.TestCase):

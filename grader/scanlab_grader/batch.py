@@ -47,6 +47,7 @@ from scanlab_build import keep_configuration_only
 
 from . import manifest as manifest_mod
 from . import options
+from .grading import NOT_GRADED_EXIT
 from .gradebook import grading_done, grading_failed, grading_started, marker_of, write_gradebook
 from .paths import GRADE, REPO
 from .prebuilt import build_prebuilt
@@ -220,6 +221,11 @@ class Batch:
                     return self._failed(s, f"grading took more than {self.student_timeout_s:g} s", started)
         except OSError as e:
             return self._failed(s, f"could not run grade: {e}", started)
+        if rc == NOT_GRADED_EXIT and partial.is_file():
+            # Stopped by what is not the student's doing: no marks yet, a later run grades again.
+            labs = json.loads(partial.read_text()).get("labs", [])
+            why = "; ".join(f"lab {l['number']}: {l['not_graded']}" for l in labs if l.get("not_graded"))
+            return self._failed(s, f"not graded, not the student's doing (grade again): {why}", started)
         if rc not in (0, 1) or not partial.is_file():
             tail = [l for l in log.read_text(errors="replace").splitlines() if l.strip()][-3:]
             ended = f"was killed by {signal.Signals(-rc).name}" if rc < 0 else f"exited with status {rc}"

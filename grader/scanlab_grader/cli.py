@@ -17,7 +17,7 @@ from . import prebuilt as prebuilt_mod
 from . import sandbox
 from . import submission as submission_mod
 from .formats import Report, render
-from .grading import Options, grade_lab
+from .grading import NOT_GRADED_EXIT, Options, grade_lab
 from .paths import REPO
 from .runner import Limits
 
@@ -187,4 +187,6 @@ def main(args: argparse.Namespace) -> int:
     manifest_errors = [c for l in results for c in l.checks if c.kind == "manifest"]
     if manifest_errors:
         return 2
+    if report.not_graded():
+        return NOT_GRADED_EXIT  # not the student's doing: grade again
     return 0 if report.passed else 1

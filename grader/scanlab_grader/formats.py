@@ -10,7 +10,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 
 from . import findings as findings_of
-from .grading import CheckResult, LabResult
+from .grading import NOT_GRADED, CheckResult, LabResult
 
 FORMATS = ("text", "json", "junit", "gradescope", "prairielearn", "classroom")
 
@@ -35,6 +35,17 @@ class Report:
     def passed(self) -> bool:
         return all(l.passed for l in self.labs)
 
+    def not_graded(self) -> list[LabResult]:
+        """Labs with checks not graded for a reason that is not the student's: to grade again."""
+        return [l for l in self.labs if l.not_graded is not None]
+
+    def not_graded_line(self) -> str | None:
+        labs = self.not_graded()
+        if not labs:
+            return None
+        return ("NOT GRADED (not the student's doing; grade again): "
+                + "; ".join(f"lab {l.lab.number}: {l.not_graded}" for l in labs))
+
     def failed_checks(self):
         for lab in self.labs:
             for c in lab.checks:
@@ -58,6 +69,9 @@ def _check_text(lab: LabResult, c: CheckResult) -> str:
     if c.status == "pass":
         lines.append(f"PASS ({len(c.tests)} tests)")
         lines.extend(findings_of.detail_lines(c.findings))  # a warning, or an error another check judges
+    elif c.kind == NOT_GRADED:
+        lines.append(f"NOT GRADED: {c.reason}")
+        lines.extend(c.details)
     elif c.status == "skip":
         lines.append(f"SKIPPED: {c.reason}")
     else:
@@ -125,13 +139,15 @@ def render_text(report: Report, color: bool = False, verbose: bool = False) -> s
     id_width = max([len(c.check.id) for l in report.labs for c in l.checks] + [5])
     for lab in report.labs:
         head = f"Lab {lab.lab.number}  {lab.lab.title}  ({lab.lab.dir})"
-        out.append(f"{paint(head, '1')}  {_pts(lab.points, lab.max_points)}")
+        out.append(f"{paint(head, '1')}  {_pts(lab.points, lab.max_points)}"
+                   + (f"  {paint('NOT GRADED', '35;1')} (grade it again)" if lab.not_graded is not None else ""))
         lab_wide = _lab_wide_reason(lab)
         if lab_wide:
             out.append(f"  {paint('!', '31;1')} {lab_wide}")
         for c in lab.checks:
             points = _pts(c.points, c.max_points) if c.status != "skip" else "-"
-            line = f"  {lab.lab.number}  {c.check.id:<{id_width}}  {points:>7}  {status_word[c.status]}"
+            word = paint("NOT GRADED", "35;1") if c.kind == NOT_GRADED else status_word[c.status]
+            line = f"  {lab.lab.number}  {c.check.id:<{id_width}}  {points:>7}  {word}"
             if c.measured:
                 line += "  " + "; ".join(c.measured)
             if c.status == "fail" and lab.not_started is not None and not verbose:
@@ -147,6 +163,8 @@ def render_text(report: Report, color: bool = False, verbose: bool = False) -> s
     summary = f"Total: {_pts(report.points, report.max_points)} points; "
     summary += f"{n_checks - len(failed)} of {n_checks} checks passed"
     out.append(paint(summary, "1"))
+    if (not_graded := report.not_graded_line()) is not None:
+        out.append(paint(not_graded, "35;1"))
     for lab in report.labs:
         if lab.not_started is not None and not verbose and any(c.status == "fail" for c in lab.checks):
             out += [""] + _not_started_text(lab)
@@ -191,9 +209,11 @@ def render_json(report: Report) -> str:
         "score": _num(report.points),
         "max_score": _num(report.max_points),
         "passed": report.passed,
+        "not_graded": [l.lab.number for l in report.not_graded()],
         "labs": [{
             "number": l.lab.number, "dir": l.lab.dir, "title": l.lab.title,
             "score": _num(l.points), "max_score": _num(l.max_points), "error": l.error, "notes": l.notes,
+            "not_graded": l.not_graded,
             "not_started": ({"file": l.not_started.file, "line": l.not_started.line, "todo": l.not_started.text}
                             if l.not_started else None),
             "checks": [{
@@ -224,7 +244,8 @@ def _xml_text(text: str) -> str:
     return _XML_INVALID.sub("", _ANSI.sub("", text))
 
 
-_ERROR_KINDS = {"crash", "timeout", "memory", "exit", "compile", "build", "missing", "tampered", "manifest", "not-run"}
+_ERROR_KINDS = {"crash", "timeout", "memory", "exit", "compile", "build", "missing", "tampered", "manifest", "not-run",
+                NOT_GRADED}
 
 
 def render_junit(report: Report) -> str:
@@ -295,6 +316,7 @@ def render_gradescope(report: Report) -> str:
         "output": "\n".join([f"scanlab grader, backend {report.backend}: "
                               f"{_pts(report.points, report.max_points)} points"]
                              + ([f"sandbox: {report.sandbox}"] if report.sandbox else [])
+                             + ([line] if (line := report.not_graded_line()) else [])
                              + [f"lab {l.lab.number}: {n}" for l in report.labs for n in l.notes]),
         "stdout_visibility": "visible",
         "tests": tests,
@@ -329,8 +351,10 @@ def render_prairielearn(report: Report) -> str:
     # A submission that does not compile is not graded (PrairieLearn then does not count the
     # attempt), and the compiler's first errors are the message.
     compile_errors = [l for l in report.labs if any(c.kind == "compile" for c in l.checks)]
+    # Nor is one whose grading was stopped by what is not the student's doing: grade it again.
+    not_graded = report.not_graded()
     doc = {
-        "gradable": not compile_errors,
+        "gradable": not compile_errors and not not_graded,
         "score": round(score, 6),
         "message": f"{_pts(report.points, report.max_points)} points",
         "output": render_text(report),
@@ -339,6 +363,9 @@ def render_prairielearn(report: Report) -> str:
     if compile_errors:
         doc["message"] = "; ".join(f"lab {l.lab.number}: {l.error}" for l in compile_errors)
         del doc["score"]
+    if not_graded:
+        doc["message"] = report.not_graded_line()
+        doc.pop("score", None)
     text = json.dumps(doc, indent=2)
     if len(text.encode()) > PL_LIMIT:
         doc["output"] = "(omitted: too long)"
@@ -371,7 +398,7 @@ def classroom_payload(report: Report) -> dict:
     tests = []
     for lab in report.labs:
         for c in lab.checks:
-            if c.status == "skip":
+            if c.status == "skip" and c.kind != NOT_GRADED:
                 continue
             status = "pass" if c.status == "pass" else ("error" if c.kind in _ERROR_KINDS else "fail")
             place = _first_lab_place(lab, c) if c.status == "fail" else None

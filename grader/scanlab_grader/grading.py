@@ -9,11 +9,11 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from scanlab_build import BuildTree, earlier_labs_dir, first_errors
+from scanlab_build import BuildResult, BuildTree, earlier_labs_dir, first_errors
 
 from . import call_sites, findings as findings_of, gtest_filter, symbol_screen, unstarted
 from .manifest import Check, Lab
-from .runner import Limits, SuiteRun, TestOutcome, run_suite
+from .runner import NOT_OURS, Limits, SuiteRun, TestOutcome, run_suite, signal_name
 
 MAX_DETAIL_LINES = 40
 MAX_REASON = 160
@@ -59,6 +59,12 @@ class LabResult:
     notes: list[str] = field(default_factory=list)
     not_started: unstarted.FirstTodo | None = None  # the files are the skeleton: where to start
 
+    @property
+    def not_graded(self) -> str | None:
+        """Why the lab, or some of its checks, could not be graded for a reason that is not the
+        student's (the compiler or a test program killed from outside): to be graded again."""
+        return next((c.reason for c in self.checks if c.kind == NOT_GRADED), None)
+
     def findings(self) -> list[tuple[findings_of.Finding, list[CheckResult]]]:
         """Each distinct finding of the lab once, errors first, with the checks whose tests
         reported it (the failed ones first): what it cost."""
@@ -85,7 +91,7 @@ class LabResult:
 
     @property
     def passed(self) -> bool:
-        return all(c.status != "fail" for c in self.checks)
+        return all(c.status != "fail" for c in self.checks) and self.not_graded is None
 
 
 @dataclass
@@ -122,6 +128,77 @@ def _lab_failure(lab: Lab, backend: str, kind: str, reason: str, details: list[s
         else:
             checks.append(CheckResult(check, "fail", kind, _one_line(reason), details[:MAX_DETAIL_LINES]))
     return LabResult(lab, checks, error=reason)
+
+
+NOT_GRADED = "not-graded"  # a check's kind when what stopped it is not the student's doing
+# grade's exit status when a lab was not graded for a reason that is not the student's (the
+# compiler or a test program killed from outside, twice): the marks are not final, grade again.
+NOT_GRADED_EXIT = 3
+
+
+def _not_graded_lab(lab: Lab, backend: str, why: str, details: list[str]) -> LabResult:
+    """A lab whose grading failed for a reason that is not the student's: every check is shown
+    as not graded, out of the total, never as a 0 the student earned."""
+    reason = _one_line(f"not graded: {why}; grade it again")
+    checks = [_backend_cannot_grade(check, backend)
+              or CheckResult(check, "skip", NOT_GRADED, reason, details[:MAX_DETAIL_LINES]) for check in lab.checks]
+    return LabResult(lab, checks, error=reason)
+
+
+# How a build tool or a compiler's driver says that a compiler died of a signal: gcc's driver
+# ("c++: fatal error: Killed signal terminated program cc1plus", "internal compiler error:
+# Segmentation fault (program cc1plus)"), the shell that Ninja runs a step in (a line of its
+# own: "Killed"), Make ("make[2]: *** [x.o] Killed", or "Error 137" where a shell ran it).
+_SIGNAL_WORDS = {"Killed": 9, "Segmentation fault": 11, "Terminated": 15, "Bus error": 7, "Aborted": 6,
+                 "Hangup": 1, "Interrupt": 2, "Illegal instruction": 4}
+_WORDS = "|".join(re.escape(w) for w in _SIGNAL_WORDS)
+_DRIVER_SIGNAL = re.compile(rf"(?:fatal error|internal compiler error): (?P<words>{_WORDS}) signal terminated "
+                            rf"program (?P<program>\S+)|internal compiler error: (?P<words2>{_WORDS}) "
+                            rf"\(program (?P<program2>[^)\s]+)\)")
+_SHELL_SIGNAL = re.compile(rf"^(?:.*: )?(?P<words>{_WORDS})(?: \(core dumped\))?\s*$")
+_MAKE_SIGNAL = re.compile(rf"\*\*\* \[[^\]]*\] (?:(?P<words>{_WORDS})|Error (?P<status>1[3-5][0-9]))")
+
+
+def compiler_killed(output: str) -> str | None:
+    """Why a build failed when a compiler died of a signal rather than of an error in the code it
+    compiled, in words ("the compiler (cc1plus) was killed by signal 9 (SIGKILL)"), or None. The
+    signal came from outside (a machine out of memory, an operator): not the student's doing."""
+    def said(words: str, program: str | None) -> str:
+        number = _SIGNAL_WORDS[words]
+        who = f"the compiler ({os.path.basename(program)})" if program else "the compiler"
+        return f"{who} was killed by signal {number} ({signal_name(number)})"
+
+    lines = output.splitlines()
+    for line in lines:
+        if m := _DRIVER_SIGNAL.search(line):
+            return said(m.group("words") or m.group("words2"), m.group("program") or m.group("program2"))
+    for i, line in enumerate(lines):
+        if m := _MAKE_SIGNAL.search(line):
+            if m.group("words"):
+                return said(m.group("words"), None)
+            number = int(m.group("status")) - 128
+            if number in _SIGNAL_WORDS.values():
+                return f"the compiler was killed by signal {number} ({signal_name(number)})"
+        # Ninja: "FAILED: x.o", the command, then what it printed; the shell's line alone.
+        if _SHELL_SIGNAL.match(line) and any(l.startswith("FAILED: ") for l in lines[max(0, i - 4):i]):
+            return said(_SHELL_SIGNAL.match(line).group("words"), None)
+    return None
+
+
+def build_with_retry(tree: BuildTree, target: str) -> tuple[BuildResult, list[str], str | None]:
+    """Builds `target`; a compiler killed by a signal from outside is not the student's doing,
+    so the build runs once more. Returns the build, notes for the student, and why the lab
+    cannot be graded (the compiler killed twice), or None."""
+    built = tree.build(target)
+    if built.ok or (why := compiler_killed(built.output)) is None:
+        return built, [], None
+    again = tree.build(target)
+    if again.ok:
+        return again, [f"not your code: {why} while this lab was built; it was built again, and graded "
+                       f"as that build came out"], None
+    if (why_again := compiler_killed(again.output)) is not None:
+        return again, [], f"not your code: {why}, and again when it was built once more ({why_again})"
+    return again, [f"not your code: {why} while this lab was built; it was built again"], None
 
 
 def _gpu_only(check: Check) -> CheckResult:
@@ -193,6 +270,11 @@ def evaluate_check(check: Check, suite: SuiteRun, target: str, repo: Path | None
     found = _findings(outcomes, repo, sites)
     if not bad:
         return CheckResult(check, "pass", tests=matched, seconds=seconds, measured=measured, findings=found)
+    if all(o.status == NOT_OURS for o in bad):
+        # Stopped by something that is not the student's doing: not graded, never charged.
+        return CheckResult(check, "skip", NOT_GRADED, _one_line(f"not graded: {bad[0].reason}; grade it again"),
+                           [o.reason for o in bad[:MAX_WAYS_SHOWN]], matched, seconds, measured, found)
+    bad = [o for o in bad if o.status != NOT_OURS]  # the check fails by the tests the student's code failed
     first = bad[0]
     reason = findings_of.student_paths_in(first.reason or f"{first.name}: {first.status}", repo)
     if len(bad) > 1:
@@ -393,14 +475,21 @@ def _grade_lab(lab: Lab, opts: Options, tree: BuildTree | None, configure_error:
             return _lab_failure(lab, opts.backend, "build", "the build could not be configured: "
                                 + (configure_error[0] if configure_error else ""), configure_error)
         assert tree is not None
-        built = tree.build(lab.target)
+        built, build_notes, not_ours = build_with_retry(tree, lab.target)
+        if not_ours is not None:
+            failed = _not_graded_lab(lab, opts.backend, not_ours, first_errors(built.output, opts.submission,
+                                                                                  opts.repo))
+            failed.notes = list(staged.notes) if staged is not None else []
+            return failed
         if not built.ok and lab.target not in tree.targets():
             return _lab_failure(lab, opts.backend, "build",
                                 f"the build defines no target {lab.target} (grader/labs CMake or manifest error)",
                                 first_errors(built.output, opts.submission, opts.repo))
         if not built.ok:
             errors = first_errors(built.output, opts.submission, opts.repo)
-            return _lab_failure(lab, opts.backend, "compile", "compile error: " + errors[0], errors)
+            failed = _lab_failure(lab, opts.backend, "compile", "compile error: " + errors[0], errors)
+            failed.notes = build_notes
+            return failed
         binary = built.artifact
         object_dir = tree.object_dir(lab.target)
         findings, screen_notes = ([], ["the build's objects of this lab were not found, so what its code calls "
@@ -411,6 +500,7 @@ def _grade_lab(lab: Lab, opts: Options, tree: BuildTree | None, configure_error:
             failed = _screen_failure(lab, opts.backend, findings)
             failed.notes = (list(staged.notes) if staged is not None else []) + screen_notes
             return failed
+        screen_notes = build_notes + screen_notes
     else:
         screen_notes = []
     assert binary is not None
@@ -436,6 +526,10 @@ def _grade_lab(lab: Lab, opts: Options, tree: BuildTree | None, configure_error:
     if (cheat := host_computation(suite)) is not None:
         return _lab_failure(lab, opts.backend, "host-computation",
                             f"{cheat}; the lab scores 0", [cheat])
+    if suite.plan is None and suite.not_ours is not None:
+        failed = _not_graded_lab(lab, opts.backend, suite.not_ours, [])
+        failed.notes = list(suite.stopped) + list(suite.notes)
+        return failed
     if suite.plan is None:
         failed = _lab_failure(lab, opts.backend, "crash", suite.error or "the test program produced no results",
                               suite.notes)

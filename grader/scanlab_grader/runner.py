@@ -48,7 +48,7 @@ class Limits:
 @dataclass
 class TestOutcome:
     name: str
-    status: str  # pass | fail | skip | crash | timeout | exit | not-run
+    status: str  # pass | fail | skip | crash | timeout | exit | not-run | not-ours
     reason: str = ""  # one line, for the table
     details: list[str] = field(default_factory=list)  # the evidence in words (what a student reads)
     ms: int = 0
@@ -63,11 +63,23 @@ class SuiteRun:
     outcomes: dict[str, TestOutcome] = field(default_factory=dict)
     error: str | None = None  # the program failed as a whole (nothing attributable to a test)
     tampered: str | None = None
+    not_ours: str | None = None  # a run stopped twice by something that is not the student's doing
     notes: list[str] = field(default_factory=list)
     stopped: list[str] = field(default_factory=list)  # what lab code left running, one line per run
     exit_codes: list[int] = field(default_factory=list)
     output_tail: str = ""
     runs: int = 0
+
+
+# Signals a test program may die of that the grader did not send, with nothing the simulator
+# found behind them: the test is run once more before anyone is charged. SIGKILL cannot come
+# from a fault of the code: another process sent it (the kernel's out-of-memory killer, an
+# operator), so a test killed by it twice is not graded (status NOT_OURS), never charged. A
+# fault (SIGSEGV, SIGBUS, ...) that comes again is the program's own, and charged as a crash.
+RETRIED_SIGNALS = {signal.SIGKILL, signal.SIGSEGV, signal.SIGBUS, signal.SIGILL, signal.SIGFPE, signal.SIGABRT,
+                   signal.SIGTERM, signal.SIGHUP}
+FROM_OUTSIDE = {signal.SIGKILL, signal.SIGTERM, signal.SIGHUP}
+NOT_OURS = "not-ours"  # a TestOutcome's status: stopped by something that is not the student's doing
 
 
 def signal_name(num: int) -> str:
@@ -294,6 +306,8 @@ def run_suite(cmd_for: Callable[[str | None, int], list[str]], *, env: dict[str,
     selected = list(only) if only is not None else None
     attempt = 0
     hung = 0
+    died: dict[str | None, str] = {}  # test (None: before the first) -> how it died the first time
+    retried: dict[str | None, str] = {}  # the note for a test run again, said once its run came through
     while True:
         flt = gtest_filter.exact(selected) if selected is not None else None
         log_path = log_dir / f"{label}-{attempt}.log"
@@ -333,6 +347,8 @@ def run_suite(cmd_for: Callable[[str | None, int], list[str]], *, env: dict[str,
                 suite.outcomes[name] = TestOutcome(name, "fail", f"{name} failed: {_summary(ended.failures, repo)}",
                                                    _evidence(ended.failures, repo), ended.ms, ended.measured,
                                                    ended.findings, _failure_lines(ended.failures, repo))
+        for name in [n for n in retried if (n in stream.ended if n is not None else stream.plan is not None)]:
+            suite.notes.append(retried.pop(name))
         if stream.tampered:
             suite.tampered = stream.tampered
             return suite
@@ -376,9 +392,34 @@ def run_suite(cmd_for: Callable[[str | None, int], list[str]], *, env: dict[str,
             reason = f"the test program exited with status {rc} before finishing{where}"
         tail = _output_of(suite.output_tail, current)
         details = ["what the program printed last:"] + ["  " + l for l in tail] if tail else []
+        left = _findings_not_sent(findings_file, stream) if current else []
+        if (kind == "crash" and rc is not None and -rc in RETRIED_SIGNALS and not left
+                and (current is not None or suite.plan is None)):
+            sig = signal_name(-rc)
+            if current not in died:
+                # Not sent by the grader and nothing found behind it: run the test once more
+                # before anyone is charged for it.
+                died[current] = sig
+                retried[current] = (f"not your code: the test program died of {sig}{where}, a signal the grader "
+                                    f"did not send, with nothing found in the lab's code; "
+                                    f"{current or 'the program'} was run again and graded by that run")
+                attempt += 1
+                if attempt <= limits.max_restarts and not lab_limit.expired():
+                    if current is None:
+                        suite.plan = None
+                    else:
+                        selected = [t for t in (selected if selected is not None else suite.plan)
+                                    if t not in suite.outcomes]
+                    continue
+            elif -rc in FROM_OUTSIDE and died[current] == sig:
+                kind = NOT_OURS
+                reason = (f"not your code: the test program was killed by {sig}{where} twice, by something "
+                          f"other than the grader (the machine may have run out of memory)")
+                suite.not_ours = reason
+            else:
+                reason += f" (and again when run once more, after {died[current]})"
         if current:
-            suite.outcomes[current] = TestOutcome(current, kind, reason, details,
-                                                  findings=_findings_not_sent(findings_file, stream))
+            suite.outcomes[current] = TestOutcome(current, kind, reason, details, findings=left)
         if suite.plan is None:
             suite.error = reason
             suite.notes.extend(details)

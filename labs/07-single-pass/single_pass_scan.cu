@@ -68,8 +68,9 @@ struct FencedStatusWord {
     // Thread 0 of the block of the next tile: waits until this tile has published, and returns
     // what it published.
     __device__ T wait() const {
-        // TODO 4: read the flag through a volatile pointer until it is set, then a fence, and
-        //         return the prefix.
+        // TODO 4: read the flag through a volatile pointer until it is set, then the acquire
+        //         fence (__threadfence() after the loop: without it the prefix may be read
+        //         before the flag that announces it), and return the prefix.
         return T{};
     }
 };

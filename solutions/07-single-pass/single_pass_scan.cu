@@ -118,8 +118,9 @@ struct FencedStatusWord {
         return prefix;
         // END SOLUTION
         // BEGIN PROMPT
-        //| // TODO 4: read the flag through a volatile pointer until it is set, then a fence, and
-        //| //         return the prefix.
+        //| // TODO 4: read the flag through a volatile pointer until it is set, then the acquire
+        //| //         fence (__threadfence() after the loop: without it the prefix may be read
+        //| //         before the flag that announces it), and return the prefix.
         //| return T{};
         // END PROMPT
     }

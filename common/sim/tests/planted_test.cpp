@@ -444,14 +444,18 @@ std::vector<PlantedCase> planted_cases() {
                       stderr_says({"with no acquire pattern after it", "put __threadfence() between reading the flag"},
                                   writer_and_reader_blocks)));
   cases.push_back(clean("HandoffReaderFenced", "handoff_reader_fence", true));
-  for (const char* side : {"writer", "reader"}) {
-    PlantedCase stale = with_args(bug(std::string("VolatileValueWithoutFence_") + side, "handoff_volatile_data",
-                                      "race", stderr_says({"may see a stale value", "volatile accesses are relaxed"})),
-                                  {side});
-    stale.error = false;
-    stale.exit_status = 0;
-    cases.push_back(stale);
-  }
+  // Volatile data: without the writer's fence the flag hands on a stale value (an error); with
+  // it, a reader without its fence may see one (a warning, the exit status stays 0).
+  cases.push_back(with_args(bug("VolatileValueWithoutFence_writer", "handoff_volatile_data", "race",
+                                stderr_says({"stale value handed on in global memory", "no release pattern",
+                                             "volatile accesses are relaxed"})),
+                            {"writer"}));
+  PlantedCase stale = with_args(bug("VolatileValueWithoutFence_reader", "handoff_volatile_data", "race",
+                                    stderr_says({"may see a stale value", "volatile accesses are relaxed"})),
+                                {"reader"});
+  stale.error = false;
+  stale.exit_status = 0;
+  cases.push_back(stale);
   cases.push_back(with_args(clean("VolatileValueFencedOnBothSides", "handoff_volatile_data", true), {"writer"}));
   cases.push_back(bug("HandoffValueByAnotherThread", "handoff_other_thread", "race",
                       stderr_says({"put __syncthreads() before the __threadfence()"})));
@@ -465,6 +469,29 @@ std::vector<PlantedCase> planted_cases() {
   cases.push_back(clean("DeviceScopeAtomicsAcrossBlocks", "atomic_scope", true));
   cases.push_back(bug("LastBlockTicketWithoutFence", "last_block_counter", "race"));
   cases.push_back(clean("LastBlockTicketAfterFence", "last_block_counter", true));
+  // NVIDIA's "last block" pattern: a fence before the ticket, none after it. The PTX model does
+  // not order it, NVIDIA's documentation relies on it: a warning (the exit status stays 0), read
+  // by every thread of the last block after a barrier, or by the thread that drew the ticket.
+  for (const char* reader : {"block", "thread"}) {
+    PlantedCase ticket = with_args(bug(std::string("TicketWithoutFenceAfterIt_") + reader, "ticket_handoff", "race",
+                                       stderr_says({"hand-off through an atomic ticket with no acquire after it",
+                                                    "put __threadfence() between the atomic and this access",
+                                                    "threadFenceReduction"})),
+                                   {reader});
+    ticket.error = false;
+    ticket.exit_status = 0;
+    cases.push_back(ticket);
+    cases.push_back(with_args(clean(std::string("TicketWithFenceAfterIt_") + reader, "ticket_handoff", true), {reader}));
+  }
+  // A chained scan of volatile prefixes and atomicAdd flags with no fence at all: an error,
+  // whether the reader polls with volatile loads or with atomicAdd(flag, 0).
+  for (const char* poll : {"load", "atomic"}) {
+    cases.push_back(with_args(bug(std::string("ChainedVolatileScanWithoutFences_") + poll, "chained_volatile_scan",
+                                  "race", stderr_says({"stale value handed on in global memory", "no release pattern"})),
+                              {poll}));
+    cases.push_back(with_args(clean(std::string("ChainedVolatileScanFenced_") + poll, "chained_volatile_scan", true),
+                              {poll}));
+  }
   cases.push_back(bug("GlobalRaceInBlock", "global_race_in_block", "race", neighbouring_threads));
   cases.push_back(clean("GlobalExchangeAfterBarrier", "global_race_in_block", true));
   cases.push_back(bug("OutOfBoundsGlobal", "out_of_bounds_global", "out-of-bounds", thread_named(100)));

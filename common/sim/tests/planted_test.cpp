@@ -79,6 +79,8 @@ struct PlantedCase {
   PartyCheck check;
   std::string stdout_contains;
   std::string stderr_note;  // a note of the simulator's that the run must print, its only line on stderr if clean
+  // Where `signal` is SIGALRM and nothing is reported: the simulator's stop notice.
+  std::string stop_notice = "scanlab-sim: stopped by SIGALRM while a kernel ran; it had found nothing";
 };
 
 void PrintTo(const PlantedCase& c, std::ostream* os) { *os << c.name; }
@@ -703,6 +705,17 @@ std::vector<PlantedCase> planted_cases() {
     c->time_limit_s = 3;
     cases.push_back(*c);
   }
+  // Stopped in host code after printing to a pipe: what it printed comes out (C stdio and
+  // std::cout), and the stop notice is whole.
+  PlantedCase stopped_in_host_code = clean("OutputFlushedWhenStoppedInHostCode", "output_then_host_loop", false);
+  stopped_in_host_code.signal = SIGALRM;
+  stopped_in_host_code.time_limit_s = 3;
+  stopped_in_host_code.stdout_contains = "printed with printf before the stop: sum 496\n"
+                                         "printed with std::cout before the stop\n"
+                                         "and a line std::cout had not flushed\n";
+  stopped_in_host_code.stop_notice = "scanlab-sim: stopped by SIGALRM in host code, while no kernel ran; its kernels' "
+                                     "findings were printed as each ended\n";
+  cases.push_back(stopped_in_host_code);
   cases.push_back(bug("ThrustOverCudaMallocMemoryPastTheEndAndUnwritten", "thrust_device_pointers", "out-of-bounds"));
   cases.back().more_kinds = {"uninitialized-read"};
   PlantedCase thrust_pointers = clean("ThrustOverCudaMallocMemoryDeviceCudaParAllocatorStream", "thrust_device_pointers", true);
@@ -773,7 +786,7 @@ TEST_P(PlantedProgram, ReportsExactlyWhatWasPlanted) {
   if (c.kind.empty()) {
     EXPECT_TRUE(o.reports.empty()) << o.reports.size() << " reports, the first: " << o.reports.front().headline;
     if (c.signal == SIGALRM) {  // stopped by its time limit: it says so, and nothing more
-      EXPECT_THAT(o.process.err, HasSubstr("scanlab-sim: stopped by SIGALRM while a kernel ran; it had found nothing"));
+      EXPECT_THAT(o.process.err, HasSubstr(c.stop_notice));
       EXPECT_THAT(o.process.err, Not(HasSubstr("scanlab-sim: error")));
       EXPECT_THAT(o.process.err, Not(HasSubstr("scanlab-sim: warning")));
     } else if (!c.stderr_note.empty()) {

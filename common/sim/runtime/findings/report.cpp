@@ -406,6 +406,7 @@ void end_as_signal(int sig) {
 // the process; -1 where there is none (the handler ends the process itself).
 int stop_line = -1;
 int stop_line_read = -1;
+pid_t stop_process = 0;  // the process whose thread reads the line: a forked child has none
 
 // Flushes `f` unless another thread keeps it locked for two seconds (a program stuck in a write).
 void flush_unless_held(FILE* f) {
@@ -472,7 +473,9 @@ void on_time_limit(int sig) {
       stop_notice(sig, " in host code, while no kernel ran; its kernels' findings were printed as each ended\n");
     // The stop thread flushes the program's own output, then ends the process as the signal
     // would have; a second signal, or no such thread, ends it at once.
-    if (stop_line >= 0 && ::write(stop_line, &sig, sizeof sig) == static_cast<ssize_t>(sizeof sig)) return;
+    if (stop_line >= 0 && getpid() == stop_process &&
+        ::write(stop_line, &sig, sizeof sig) == static_cast<ssize_t>(sizeof sig))
+      return;
   }
   end_as_signal(sig);  // ends the process as the signal would have, for the runner that sent it
 }
@@ -480,7 +483,7 @@ void on_time_limit(int sig) {
 // The stop thread, with the time-limit signals blocked (the handler runs on another thread).
 void start_stop_thread() {
   int line[2];
-  if (::pipe(line) != 0) return;
+  if (::pipe2(line, O_CLOEXEC) != 0) return;
   sigset_t signals, before;
   sigemptyset(&signals);
   for (int sig : kTimeLimitSignals) sigaddset(&signals, sig);
@@ -489,6 +492,7 @@ void start_stop_thread() {
   pthread_t thread;
   if (pthread_create(&thread, nullptr, stop_thread, nullptr) == 0) {
     pthread_detach(thread);
+    stop_process = getpid();
     stop_line = line[1];
   } else {
     ::close(line[0]);

@@ -1,6 +1,7 @@
 #include "checks/memory_order.hpp"
 
 #include <algorithm>
+#include <unordered_set>
 #include <string>
 #include <utility>
 
@@ -19,6 +20,10 @@ constexpr std::uintptr_t kGranule = 4;
 // block's own memory run in the serial phase, one at a time, so this needs no lock; the race
 // checks of the parallel phase only read it (node-based: entries stay where they are).
 std::unordered_map<std::uintptr_t, Knowledge> sync_objects;
+// The locations among them that an atomic (not a volatile store) wrote: a flag that a reader
+// polls, rather than a word that carries its own state beside its value, which a reader checks
+// (the status words of a decoupled look-back).
+std::unordered_set<std::uintptr_t> atomic_flags;
 
 bool covers(const Mark* m, const Stamp& p) {
   if (!m) return false;
@@ -105,7 +110,10 @@ Order from_cpp(int order) {
   }
 }
 
-void begin_launch(const Launch&) { sync_objects.clear(); }
+void begin_launch(const Launch&) {
+  sync_objects.clear();
+  atomic_flags.clear();
+}
 
 thread_local Scope next_atomic_scope = Scope::system;
 
@@ -179,7 +187,9 @@ void strong_access(Thread* t, const Access& a) {
     if (acquires(a.order)) remember(mine.acquired, key);
     if (a.kind == Access::Kind::read_modify_write) remember(mine.taken, key);
   }
-  if (a.kind != Access::Kind::read) release(t, key, releases(a.order));
+  if (a.kind == Access::Kind::read) return;
+  if (a.strength == Access::Strength::atomic) atomic_flags.insert(key);
+  release(t, key, releases(a.order));
 }
 
 bool ordered(const Thread* t, const Stamp& p) {
@@ -206,6 +216,11 @@ Relation relation(const Thread* t, const Stamp& p) {
   // with an atomic read-modify-write, or through a flag it only loaded.
   if (published_in(o.taken) || (mine && any_flag(mine->taken, published_in))) return Relation::taken_not_acquired;
   if (published_in(o.seen) || (mine && any_flag(mine->read, published_in))) return Relation::not_acquired;
+  if (mine) {
+    for (std::uintptr_t k : mine->read)
+      if (const Knowledge* from = sync_at(k); from && atomic_flags.count(k) && seen_in(*from))
+        return Relation::announced_by_atomic;
+  }
   if (seen_in(o.seen) || (mine && any_flag(mine->read, seen_in))) return Relation::not_published;
   // Not covered even by a flag seen: was a flag set by another thread of its block after this
   // access (in the simulator's order), with no barrier between?
@@ -222,6 +237,7 @@ Relation relation(const Thread* t, const Stamp& p) {
 
 std::string advice(Relation r, const std::string& earlier, const std::string& later) {
   switch (r) {
+    case Relation::announced_by_atomic:
     case Relation::not_published:
       return "block " + later + " read a flag that block " + earlier + " set after this access, but " + earlier +
              " set it with no release pattern: put __threadfence() between the access and the flag store (or store "

@@ -22,8 +22,10 @@ namespace scanlab::sim::detail::race_detector {
 //   stale        a volatile or atomic read of another block's strong write that a flag announced,
 //                published by the writer but not acquired by the reader: it may see the value from
 //                before that write (a warning);
-//   unpublished  the same where the writer set the flag with no release pattern: the flag hands on
-//                a stale value (an error, volatile data included);
+//   unpublished  the same where the writer set the flag with an atomic (atomicAdd, atomicExch, ...)
+//                and no release pattern: the flag hands on a stale value (an error, volatile data
+//                included); a flag stored as volatile stays `stale`, since a word that carries its
+//                own state beside its value is read that way and checked by its reader;
 //   ticket       a read of what another block published (a fence before its atomic), after taking
 //                the flag with an atomic read-modify-write and no acquire: the PTX model does not
 //                order it, NVIDIA's documented "last block" pattern relies on it (a warning);

@@ -68,8 +68,10 @@ inline bool recorded(const GlobalRecord& p) { return p.launch != 0; }
 // How two strong accesses of two blocks stand (Verdict in race_report.hpp): a read that a flag
 // announced, of a value another block stored with a strong (atomic or volatile) write, where the
 // flag's hand-off lacks a pattern. Strong accesses never race, but volatile and relaxed atomics
-// order nothing: without the writer's release pattern the flag hands on a stale value (an
-// error); without the reader's acquire, the read may see one (a warning).
+// order nothing: where the writer set an atomic flag (atomicAdd, atomicExch, ...) with no release
+// pattern, the flag hands on a stale value (an error); without the reader's acquire, or where the
+// "flag" was a volatile store (a word that carries its state beside its value, which the reader
+// checks, as a decoupled look-back's status words do), the read may see one (a warning).
 template <bool Shared>
 Verdict strong_verdict(const AccessRecord<Shared>& p, const Thread* t, const AccessRecord<Shared>& c) {
   if constexpr (Shared) {
@@ -77,8 +79,9 @@ Verdict strong_verdict(const AccessRecord<Shared>& p, const Thread* t, const Acc
   } else {
     if (!(p.by.flags() & kWrite) || (c.by.flags() & kWrite)) return Verdict::none;
     switch (memory_order::relation(t, stamp_of(p))) {
-      case memory_order::Relation::not_published: return Verdict::unpublished;
+      case memory_order::Relation::announced_by_atomic: return Verdict::unpublished;
       case memory_order::Relation::taken_not_acquired: return Verdict::ticket;
+      case memory_order::Relation::not_published:  // a flag stored as volatile: a word that may carry its own state
       case memory_order::Relation::not_acquired:
       case memory_order::Relation::other_thread: return Verdict::stale;
       default: return Verdict::none;

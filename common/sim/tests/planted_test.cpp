@@ -79,6 +79,8 @@ struct PlantedCase {
   PartyCheck check;
   std::string stdout_contains;
   std::string stderr_note;  // a note of the simulator's that the run must print, its only line on stderr if clean
+  // Where `signal` is SIGALRM and nothing is reported: the simulator's stop notice.
+  std::string stop_notice = "scanlab-sim: stopped by SIGALRM while a kernel ran; it had found nothing";
 };
 
 void PrintTo(const PlantedCase& c, std::ostream* os) { *os << c.name; }
@@ -444,6 +446,9 @@ std::vector<PlantedCase> planted_cases() {
                       stderr_says({"with no acquire pattern after it", "put __threadfence() between reading the flag"},
                                   writer_and_reader_blocks)));
   cases.push_back(clean("HandoffReaderFenced", "handoff_reader_fence", true));
+  // Volatile data and a volatile flag, one fence left out: the read may see a stale value (a
+  // warning, the exit status stays 0); with an atomic flag and no fence, chained_volatile_scan
+  // below, it is an error.
   for (const char* side : {"writer", "reader"}) {
     PlantedCase stale = with_args(bug(std::string("VolatileValueWithoutFence_") + side, "handoff_volatile_data",
                                       "race", stderr_says({"may see a stale value", "volatile accesses are relaxed"})),
@@ -465,6 +470,29 @@ std::vector<PlantedCase> planted_cases() {
   cases.push_back(clean("DeviceScopeAtomicsAcrossBlocks", "atomic_scope", true));
   cases.push_back(bug("LastBlockTicketWithoutFence", "last_block_counter", "race"));
   cases.push_back(clean("LastBlockTicketAfterFence", "last_block_counter", true));
+  // NVIDIA's "last block" pattern: a fence before the ticket, none after it. The PTX model does
+  // not order it, NVIDIA's documentation relies on it: a warning (the exit status stays 0), read
+  // by every thread of the last block after a barrier, or by the thread that drew the ticket.
+  for (const char* reader : {"block", "thread"}) {
+    PlantedCase ticket = with_args(bug(std::string("TicketWithoutFenceAfterIt_") + reader, "ticket_handoff", "race",
+                                       stderr_says({"hand-off through an atomic ticket with no acquire after it",
+                                                    "put __threadfence() between the atomic and this access",
+                                                    "threadFenceReduction"})),
+                                   {reader});
+    ticket.error = false;
+    ticket.exit_status = 0;
+    cases.push_back(ticket);
+    cases.push_back(with_args(clean(std::string("TicketWithFenceAfterIt_") + reader, "ticket_handoff", true), {reader}));
+  }
+  // A chained scan of volatile prefixes and atomicAdd flags with no fence at all: an error,
+  // whether the reader polls with volatile loads or with atomicAdd(flag, 0).
+  for (const char* poll : {"load", "atomic"}) {
+    cases.push_back(with_args(bug(std::string("ChainedVolatileScanWithoutFences_") + poll, "chained_volatile_scan",
+                                  "race", stderr_says({"stale value handed on in global memory", "no release pattern"})),
+                              {poll}));
+    cases.push_back(with_args(clean(std::string("ChainedVolatileScanFenced_") + poll, "chained_volatile_scan", true),
+                              {poll}));
+  }
   cases.push_back(bug("GlobalRaceInBlock", "global_race_in_block", "race", neighbouring_threads));
   cases.push_back(clean("GlobalExchangeAfterBarrier", "global_race_in_block", true));
   cases.push_back(bug("OutOfBoundsGlobal", "out_of_bounds_global", "out-of-bounds", thread_named(100)));
@@ -676,6 +704,17 @@ std::vector<PlantedCase> planted_cases() {
     c->time_limit_s = 3;
     cases.push_back(*c);
   }
+  // Stopped in host code after printing to a pipe: what it printed comes out (C stdio and
+  // std::cout), and the stop notice is whole.
+  PlantedCase stopped_in_host_code = clean("OutputFlushedWhenStoppedInHostCode", "output_then_host_loop", false);
+  stopped_in_host_code.signal = SIGALRM;
+  stopped_in_host_code.time_limit_s = 3;
+  stopped_in_host_code.stdout_contains = "printed with printf before the stop: sum 496\n"
+                                         "printed with std::cout before the stop\n"
+                                         "and a line std::cout had not flushed\n";
+  stopped_in_host_code.stop_notice = "scanlab-sim: stopped by SIGALRM in host code, while no kernel ran; its kernels' "
+                                     "findings were printed as each ended\n";
+  cases.push_back(stopped_in_host_code);
   cases.push_back(bug("ThrustOverCudaMallocMemoryPastTheEndAndUnwritten", "thrust_device_pointers", "out-of-bounds"));
   cases.back().more_kinds = {"uninitialized-read"};
   PlantedCase thrust_pointers = clean("ThrustOverCudaMallocMemoryDeviceCudaParAllocatorStream", "thrust_device_pointers", true);
@@ -746,7 +785,7 @@ TEST_P(PlantedProgram, ReportsExactlyWhatWasPlanted) {
   if (c.kind.empty()) {
     EXPECT_TRUE(o.reports.empty()) << o.reports.size() << " reports, the first: " << o.reports.front().headline;
     if (c.signal == SIGALRM) {  // stopped by its time limit: it says so, and nothing more
-      EXPECT_THAT(o.process.err, HasSubstr("scanlab-sim: stopped by SIGALRM while a kernel ran; it had found nothing"));
+      EXPECT_THAT(o.process.err, HasSubstr(c.stop_notice));
       EXPECT_THAT(o.process.err, Not(HasSubstr("scanlab-sim: error")));
       EXPECT_THAT(o.process.err, Not(HasSubstr("scanlab-sim: warning")));
     } else if (!c.stderr_note.empty()) {

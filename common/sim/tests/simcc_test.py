@@ -1,7 +1,7 @@
 """simcc reads nvcc's command line as people write it: -Xcompiler in both forms and with
 spaces, -fopenmp through to the link, nvcc-only options ignored with a note that names them,
 and a clear error for what it cannot take; a device function it does not provide is named at
-the program's line.
+the program's line; Thrust's CUDA memory resources and par(allocator) build and run.
 
 Run: python3 common/sim/tests/simcc_test.py (ctest: sim-simcc)
 """
@@ -126,6 +126,22 @@ class HostMathVersionsTest(unittest.TestCase):
         self.assertEqual(ran.returncode, 0, ran.stdout + ran.stderr)
         # Clamped to [4, 40] and halved: i = 0..4 give 4, i = 5..39 themselves, i = 40..63 give 40.
         self.assertEqual(ran.stdout, "sum 875.0, widest 12, max of unsigned 12\n")
+
+
+class ThrustMemoryResourceTest(unittest.TestCase):
+    def test_cuda_memory_resources_and_par_with_an_allocator_run_in_the_host_system(self):
+        source = HERE / "command_line" / "thrust_memory_resources.cu"
+        with tempfile.TemporaryDirectory() as tmp:
+            program = Path(tmp) / "prog"
+            built = subprocess.run([sys.executable, str(SIMCC), "-O2", str(source), "-o", str(program)],
+                                   capture_output=True, text=True)
+            self.assertEqual(built.returncode, 0, built.stderr)
+            ran = subprocess.run([str(program)], capture_output=True, text=True, timeout=120)
+        self.assertEqual(ran.returncode, 0, ran.stdout + ran.stderr)
+        # 1 + ... + 1000; 1 + ... + 999; 0^2 + ... + 999^2.
+        self.assertEqual(ran.stdout, "total 500500, last exclusive 499500, sorted ascending, sum of squares 332833500, "
+                                     "temporaries balanced\n")
+        self.assertNotIn("scanlab-sim:", ran.stderr)
 
 
 class DevicePassTest(unittest.TestCase):

@@ -1,6 +1,7 @@
 #include "checks/memory_order.hpp"
 
 #include <algorithm>
+#include <unordered_set>
 #include <string>
 #include <utility>
 
@@ -19,6 +20,10 @@ constexpr std::uintptr_t kGranule = 4;
 // block's own memory run in the serial phase, one at a time, so this needs no lock; the race
 // checks of the parallel phase only read it (node-based: entries stay where they are).
 std::unordered_map<std::uintptr_t, Knowledge> sync_objects;
+// The locations among them that an atomic (not a volatile store) wrote: a flag that a reader
+// polls, rather than a word that carries its own state beside its value, which a reader checks
+// (the status words of a decoupled look-back).
+std::unordered_set<std::uintptr_t> atomic_flags;
 
 bool covers(const Mark* m, const Stamp& p) {
   if (!m) return false;
@@ -105,7 +110,10 @@ Order from_cpp(int order) {
   }
 }
 
-void begin_launch(const Launch&) { sync_objects.clear(); }
+void begin_launch(const Launch&) {
+  sync_objects.clear();
+  atomic_flags.clear();
+}
 
 thread_local Scope next_atomic_scope = Scope::system;
 
@@ -115,6 +123,7 @@ void begin_block(Block& b) {
   BlockOrdering& o = b.ordering;
   o.clock = 1;
   o.seen = {};
+  o.taken = {};
   o.acquired = {};
   o.threads.clear();
   o.threads_changed = false;
@@ -125,17 +134,19 @@ void end_interval(Block& b) {
   if (!o.threads_changed) return;
   // Each location once, however many threads read it (every thread of a block may add to one
   // counter).
-  std::vector<std::uintptr_t> read, acquired;
+  std::vector<std::uintptr_t> read, acquired, taken;
   bool acquires_block_seen = false;
   for (auto& [linear, part] : o.threads) {
     read.insert(read.end(), part.read.begin(), part.read.end());
     acquired.insert(acquired.end(), part.acquired.begin(), part.acquired.end());
+    taken.insert(taken.end(), part.taken.begin(), part.taken.end());
     acquires_block_seen |= part.acquired_block_seen;
     part.read.clear();
     part.acquired.clear();
+    part.taken.clear();
     part.acquired_block_seen = false;
   }
-  for (std::vector<std::uintptr_t>* keys : {&read, &acquired}) {
+  for (std::vector<std::uintptr_t>* keys : {&read, &acquired, &taken}) {
     std::sort(keys->begin(), keys->end());
     keys->erase(std::unique(keys->begin(), keys->end()), keys->end());
   }
@@ -144,6 +155,8 @@ void end_interval(Block& b) {
     if (const Knowledge* from = sync_at(k)) merge(o.seen, *from);
   for (std::uintptr_t k : acquired)
     if (const Knowledge* from = sync_at(k)) merge(o.acquired, *from, true);
+  for (std::uintptr_t k : taken)
+    if (const Knowledge* from = sync_at(k)) merge(o.taken, *from);
   o.threads_changed = false;
 }
 
@@ -172,8 +185,11 @@ void strong_access(Thread* t, const Access& a) {
     ThreadOrdering& mine = thread_part(t);
     remember(mine.read, key);
     if (acquires(a.order)) remember(mine.acquired, key);
+    if (a.kind == Access::Kind::read_modify_write) remember(mine.taken, key);
   }
-  if (a.kind != Access::Kind::read) release(t, key, releases(a.order));
+  if (a.kind == Access::Kind::read) return;
+  if (a.strength == Access::Strength::atomic) atomic_flags.insert(key);
+  release(t, key, releases(a.order));
 }
 
 bool ordered(const Thread* t, const Stamp& p) {
@@ -196,7 +212,15 @@ Relation relation(const Thread* t, const Stamp& p) {
   if (published_in(o.acquired)) return Relation::ordered;
   if (mine && (any_flag(mine->acquired, published_in) || (mine->acquired_block_seen && published_in(o.seen))))
     return Relation::ordered;
+  // Published, but not acquired: through a ticket or counter the thread (or its block) changed
+  // with an atomic read-modify-write, or through a flag it only loaded.
+  if (published_in(o.taken) || (mine && any_flag(mine->taken, published_in))) return Relation::taken_not_acquired;
   if (published_in(o.seen) || (mine && any_flag(mine->read, published_in))) return Relation::not_acquired;
+  if (mine) {
+    for (std::uintptr_t k : mine->read)
+      if (const Knowledge* from = sync_at(k); from && atomic_flags.count(k) && seen_in(*from))
+        return Relation::announced_by_atomic;
+  }
   if (seen_in(o.seen) || (mine && any_flag(mine->read, seen_in))) return Relation::not_published;
   // Not covered even by a flag seen: was a flag set by another thread of its block after this
   // access (in the simulator's order), with no barrier between?
@@ -213,6 +237,7 @@ Relation relation(const Thread* t, const Stamp& p) {
 
 std::string advice(Relation r, const std::string& earlier, const std::string& later) {
   switch (r) {
+    case Relation::announced_by_atomic:
     case Relation::not_published:
       return "block " + later + " read a flag that block " + earlier + " set after this access, but " + earlier +
              " set it with no release pattern: put __threadfence() between the access and the flag store (or store "
@@ -221,6 +246,15 @@ std::string advice(Relation r, const std::string& earlier, const std::string& la
       return "another thread of block " + earlier + " set the flag that block " + later + " read, with no barrier "
              "between this access and its fence: a fence covers its own thread's accesses and those before a "
              "barrier it crossed; put __syncthreads() before the __threadfence()";
+    case Relation::taken_not_acquired:
+      return "block " + earlier + " published this access (a fence before its atomic), and block " + later +
+             " took the ticket with an atomic read-modify-write, but with no acquire pattern after it: in the PTX "
+             "memory model an atomic's observation is not an acquire (atomicInc, atomicAdd and the other CUDA "
+             "atomics are relaxed), so put __threadfence() between the atomic and this access (or take the "
+             "ticket with cuda::atomic_ref's fetch_add(1, cuda::memory_order_acq_rel)). NVIDIA's "
+             "threadFenceReduction sample and the CUDA Programming Guide's __threadfence() example rely on "
+             "this hand-off: in practice the ticket's read-modify-write reads the writer's release sequence, "
+             "so it works on today's GPUs, but nothing in the model promises it";
     case Relation::not_acquired:
       return "block " + earlier + " published this access (a fence before its flag), and block " + later +
              " read the flag, but with no acquire pattern after it: put __threadfence() between reading the flag "

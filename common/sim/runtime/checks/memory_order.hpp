@@ -17,6 +17,10 @@
 //     another with no barrier between them is not covered.
 //   - __threadfence_block() and block-scope atomics order nothing for another block; volatile
 //     accesses are strong and relaxed: they order nothing around them.
+//   - A reader that takes a published flag through an atomic read-modify-write (the ticket of
+//     the "last block" reduction) with no acquire pattern after it is told apart from one that
+//     polls the flag with loads: the strict model orders neither, but NVIDIA's documented
+//     pattern relies on the first (race_report.cpp makes it a warning, the second an error).
 #pragma once
 
 #include <cstdint>
@@ -43,7 +47,11 @@ struct Stamp {
 // How an earlier access of another block stands to a thread's access now.
 enum class Relation : std::uint8_t {
   ordered,        // a release pattern published it and an acquire pattern made it visible
+  taken_not_acquired,  // published, and the thread took the flag with an atomic read-modify-write (a
+                       // ticket, a counter), but with no acquire pattern after it
   not_acquired,   // published, and the thread read the flag, but with no acquire pattern after it
+  announced_by_atomic,  // the thread read a flag that an atomic (atomicAdd, atomicExch, ...) set after
+                        // it, but the writer had no release pattern
   not_published,  // the thread read a flag set after it, but the writer had no release pattern
   other_thread,   // the thread read a flag that another thread of its block set after it, with no barrier between
   unordered,      // no flag links the two

@@ -79,7 +79,7 @@ void report_race(const AccessRecord<Shared>& p, const Thread* t, const AccessRec
   if constexpr (!Shared) {
     if (earlier.block != t->block->linear) between_blocks = memory_order::relation(t, stamp_of(p));
   }
-  report(race_finding(earlier, t, c_pc, c.by.flags(), address, Shared, verdict == Verdict::stale, between_blocks));
+  report(race_finding(earlier, t, c_pc, c.by.flags(), address, Shared, verdict, between_blocks));
 }
 
 // The other reader a write also races with, perhaps of another warp than the one just reported:
@@ -88,7 +88,7 @@ template <bool Shared>
 void widen_for(const AccessRecord<Shared>& p, const Thread* t, const AccessRecord<Shared>& c, std::uintptr_t address) {
   const RaceSide other{code_ids.address(p.pc), p.by.flags(), block_of(p, t), p.by.thread()};
   const std::uintptr_t c_pc = code_ids.address(c.pc);
-  if (widen_fix(other, t, c_pc)) report(race_finding(other, t, c_pc, c.by.flags(), address, Shared, false, std::nullopt));
+  if (widen_fix(other, t, c_pc)) report(race_finding(other, t, c_pc, c.by.flags(), address, Shared, Verdict::race, std::nullopt));
 }
 
 // A plain read beside an atomic write, held until the launch ends (see held_races). Which

@@ -47,7 +47,7 @@ std::pair<std::uintptr_t, std::uintptr_t> line_pair(std::uintptr_t a, std::uintp
 }  // namespace
 
 Finding race_finding(const RaceSide& earlier, const Thread* t, std::uintptr_t pc, std::uint8_t flags,
-                     std::uintptr_t address, bool shared, bool stale,
+                     std::uintptr_t address, bool shared, Verdict verdict,
                      std::optional<memory_order::Relation> between_blocks) {
   const Launch& launch = *t->block->launch;
   const bool across = earlier.block != t->block->linear;
@@ -63,11 +63,22 @@ Finding race_finding(const RaceSide& earlier, const Thread* t, std::uintptr_t pc
   if (across && earlier.block > t->block->linear) std::swap(first, second), std::swap(recorded_party, current_party);
   const char* hazard = (first & kWrite) ? ((second & kWrite) ? "write-after-write" : "read-after-write")
                                         : "write-after-read";
-  if (stale) {
-    f.is_error = false;
-    f.headline = "volatile read of global memory may see a stale value (a hand-off without both patterns)";
-  } else {
-    f.headline = std::string("data race (") + hazard + ") on " + (shared ? "shared" : "global") + " memory";
+  switch (verdict) {
+    case Verdict::stale:
+      f.is_error = false;
+      f.headline = "volatile read of global memory may see a stale value (a hand-off without both patterns)";
+      break;
+    case Verdict::unpublished:
+      f.headline = "stale value handed on in global memory: the flag was set with no release pattern after this "
+                   "volatile or atomic store";
+      break;
+    case Verdict::ticket:
+      f.is_error = false;
+      f.headline = "hand-off through an atomic ticket with no acquire after it, in global memory: the PTX memory "
+                   "model does not order this access after the ticket";
+      break;
+    default:
+      f.headline = std::string("data race (") + hazard + ") on " + (shared ? "shared" : "global") + " memory";
   }
   f.parties.push_back(recorded_party);
   f.parties.push_back(current_party);
@@ -86,9 +97,16 @@ Finding race_finding(const RaceSide& earlier, const Thread* t, std::uintptr_t pc
     }
   } else {
     if (between_blocks) f.fix = memory_order::advice(*between_blocks, earlier_block, later_block);
-    if (stale)
+    if (verdict == Verdict::stale || verdict == Verdict::unpublished)
       f.details.push_back("volatile accesses are relaxed in the PTX memory model: they never race, but they order "
                           "nothing around them, so a flag does not make this value visible by itself");
+    if (verdict == Verdict::unpublished)
+      f.details.push_back("on a GPU the flag can become visible before the value it announces, and the reader "
+                          "goes on with the old value: a fence (or a release store of the flag) is what orders them");
+    if (verdict == Verdict::ticket)
+      f.details.push_back("the reader took the flag with an atomic read-modify-write (a ticket, a counter) and "
+                          "read the data with no fence after it; a reader that polls a flag with plain or "
+                          "volatile loads instead is a data race (an error)");
   }
   return f;
 }

@@ -15,6 +15,23 @@ struct Thread;
 
 namespace scanlab::sim::detail::race_detector {
 
+// How two accesses that no barrier, __syncwarp or hand-off orders stand (race_rule.hpp, judge):
+//   none         nothing to report (both strong and nothing announced the write, or the
+//                compare-and-swap loop's checked guess);
+//   race         a data race (an error);
+//   stale        a volatile or atomic read of another block's strong write that a flag announced,
+//                published by the writer but not acquired by the reader: it may see the value from
+//                before that write (a warning);
+//   unpublished  the same where the writer set the flag with an atomic (atomicAdd, atomicExch, ...)
+//                and no release pattern: the flag hands on a stale value (an error, volatile data
+//                included); a flag stored as volatile stays `stale`, since a word that carries its
+//                own state beside its value is read that way and checked by its reader;
+//   ticket       a read of what another block published (a fence before its atomic), after taking
+//                the flag with an atomic read-modify-write and no acquire: the PTX model does not
+//                order it, NVIDIA's documented "last block" pattern relies on it (a warning);
+//   held         a plain read beside atomic writes, judged when the launch ends.
+enum class Verdict : std::uint8_t { none, race, stale, unpublished, ticket, held };
+
 // One side of a race as its shadow cell remembered it: its code address, how it accessed
 // (AccessFlags), and which thread of which block made it.
 struct RaceSide {
@@ -24,11 +41,11 @@ struct RaceSide {
   unsigned thread;
 };
 
-// A data race between `earlier` and thread t's access now (at `pc`, with `flags`) to `address`;
-// `stale`: instead, a volatile read that may see the value from before a strong write. For two
-// blocks' accesses to global memory, `between_blocks` says how the earlier stands to t's.
+// The finding of `verdict` (race, stale, unpublished or ticket) between `earlier` and thread t's
+// access now (at `pc`, with `flags`) to `address`. For two blocks' accesses to global memory,
+// `between_blocks` says how the earlier stands to t's.
 Finding race_finding(const RaceSide& earlier, const Thread* t, std::uintptr_t pc, std::uint8_t flags,
-                     std::uintptr_t address, bool shared, bool stale,
+                     std::uintptr_t address, bool shared, Verdict verdict,
                      std::optional<memory_order::Relation> between_blocks);
 
 // Another race between the two lines of a race reported before. When this one's threads are of

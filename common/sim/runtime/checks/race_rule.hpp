@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "checks/memory_order.hpp"
+#include "checks/race_report.hpp"
 #include "memory/race_shadow.hpp"
 #include "threads/block.hpp"
 #include "threads/thread.hpp"
@@ -64,21 +65,38 @@ inline std::uint32_t block_of(const GlobalRecord& p, const Thread*) { return p.b
 inline bool recorded(const SharedRecord& p) { return p.run != 0; }
 inline bool recorded(const GlobalRecord& p) { return p.launch != 0; }
 
-// Two accesses that no barrier, __syncwarp or hand-off orders: nothing to report (both strong,
-// or the compare-and-swap loop's guess), a data race, or a read of a strong write that a flag
-// announced without both patterns, which may see the value from before that write.
-enum class Verdict : std::uint8_t { none, race, stale, held };
-
-// A read that a flag announced, of a value another block stored with a strong (atomic or
-// volatile) write, where the flag's hand-off lacks a release or an acquire pattern.
+// How two strong accesses of two blocks stand (Verdict in race_report.hpp): a read that a flag
+// announced, of a value another block stored with a strong (atomic or volatile) write, where the
+// flag's hand-off lacks a pattern. Strong accesses never race, but volatile and relaxed atomics
+// order nothing: where the writer set an atomic flag (atomicAdd, atomicExch, ...) with no release
+// pattern, the flag hands on a stale value (an error); without the reader's acquire, or where the
+// "flag" was a volatile store (a word that carries its state beside its value, which the reader
+// checks, as a decoupled look-back's status words do), the read may see one (a warning).
 template <bool Shared>
-bool stale_read_possible(const AccessRecord<Shared>& p, const Thread* t, const AccessRecord<Shared>& c) {
+Verdict strong_verdict(const AccessRecord<Shared>& p, const Thread* t, const AccessRecord<Shared>& c) {
+  if constexpr (Shared) {
+    return Verdict::none;
+  } else {
+    if (!(p.by.flags() & kWrite) || (c.by.flags() & kWrite)) return Verdict::none;
+    switch (memory_order::relation(t, stamp_of(p))) {
+      case memory_order::Relation::announced_by_atomic: return Verdict::unpublished;
+      case memory_order::Relation::taken_not_acquired: return Verdict::ticket;
+      case memory_order::Relation::not_published:  // a flag stored as volatile: a word that may carry its own state
+      case memory_order::Relation::not_acquired:
+      case memory_order::Relation::other_thread: return Verdict::stale;
+      default: return Verdict::none;
+    }
+  }
+}
+
+// A plain access of another block that a published flag, taken through an atomic
+// read-modify-write with no acquire after it, announced: the "last block" hand-off (a warning).
+template <bool Shared>
+bool taken_without_acquire(const AccessRecord<Shared>& p, const Thread* t) {
   if constexpr (Shared) {
     return false;
   } else {
-    if (!(p.by.flags() & kWrite) || (c.by.flags() & kWrite)) return false;
-    const memory_order::Relation r = memory_order::relation(t, stamp_of(p));
-    return r != memory_order::Relation::unordered && r != memory_order::Relation::ordered;
+    return memory_order::relation(t, stamp_of(p)) == memory_order::Relation::taken_not_acquired;
   }
 }
 
@@ -89,9 +107,10 @@ Verdict judge(const AccessRecord<Shared>& p, const Thread* t, const AccessRecord
   // Two strong accesses never race (a counter's atomics are judged here without asking how
   // the blocks are ordered).
   if (is_strong(p.by.flags(), across) && is_strong(c.by.flags(), across))
-    return across && stale_read_possible<Shared>(p, t, c) ? Verdict::stale : Verdict::none;
+    return across ? strong_verdict<Shared>(p, t, c) : Verdict::none;
   if (ordered(p, t)) return Verdict::none;
   if (read_beside_atomic(p.by.flags(), c.by.flags())) return Verdict::held;
+  if (across && taken_without_acquire<Shared>(p, t)) return Verdict::ticket;
   return Verdict::race;
 }
 

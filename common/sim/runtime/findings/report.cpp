@@ -2,16 +2,19 @@
 
 #include <fcntl.h>
 #include <link.h>
+#include <pthread.h>
 #include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <cinttypes>
 #include <cstddef>
 #include <cstdio>
 #include <cstring>
 #include <cstdlib>
+#include <iostream>
 #include <map>
 #include <mutex>
 #include <set>
@@ -377,6 +380,72 @@ const char* signal_name(int sig) {
 
 constexpr int kTimeLimitSignals[] = {SIGTERM, SIGINT, SIGALRM, SIGXCPU};
 
+// The stop notice, in one write(2): whole even when the process ends right after it.
+void stop_notice(int sig, const char* rest) {
+  char line[256];
+  std::size_t n = 0;
+  for (const char* part : {"scanlab-sim: stopped by ", signal_name(sig), rest})
+    for (; *part && n < sizeof line; ++part) line[n++] = *part;
+  write_all(STDERR_FILENO, line, n);
+}
+
+// Ends the process as `sig` would have, from the thread that calls it.
+void end_as_signal(int sig) {
+  struct sigaction default_action {};
+  default_action.sa_handler = SIG_DFL;
+  sigemptyset(&default_action.sa_mask);
+  sigaction(sig, &default_action, nullptr);
+  sigset_t just_sig;
+  sigemptyset(&just_sig);
+  sigaddset(&just_sig, sig);
+  pthread_sigmask(SIG_UNBLOCK, &just_sig, nullptr);
+  raise(sig);
+}
+
+// The handler's line to the stop thread, which flushes what the program printed and then ends
+// the process; -1 where there is none (the handler ends the process itself).
+int stop_line = -1;
+int stop_line_read = -1;
+pid_t stop_process = 0;  // the process whose thread reads the line: a forked child has none
+
+// Flushes `f` unless another thread keeps it locked for two seconds (a program stuck in a write).
+void flush_unless_held(FILE* f) {
+  for (int tries = 0; tries < 200; ++tries) {
+    if (ftrylockfile(f) == 0) {
+      std::fflush(f);
+      funlockfile(f);
+      return;
+    }
+    usleep(10000);
+  }
+}
+
+// A program's output to a file or pipe is block-buffered: what it printed before a time limit
+// stopped it still sits in the C library's buffers (and std::cout's, which writes through them
+// unless the program untied it), and a signal's default action ends the process without
+// writing them. A signal handler cannot flush them safely (the interrupted code may hold their
+// lock), so the handler wakes this thread, which takes the streams' locks as any thread would.
+void* stop_thread(void*) {
+  int sig = 0;
+  for (;;) {
+    const ssize_t n = ::read(stop_line_read, &sig, sizeof sig);
+    if (n == static_cast<ssize_t>(sizeof sig)) break;
+    if (n < 0 && errno == EINTR) continue;
+    return nullptr;
+  }
+  flush_unless_held(stdout);
+  if (ftrylockfile(stdout) == 0) {
+    std::cout.flush();
+    std::clog.flush();
+    std::cerr.flush();
+    funlockfile(stdout);
+  }
+  flush_unless_held(stdout);
+  flush_unless_held(stderr);
+  end_as_signal(sig);
+  return nullptr;
+}
+
 void on_time_limit(int sig) {
   if (!signal_taken.exchange(true)) {
     const std::size_t used = std::min(kept_used.load(std::memory_order_acquire), kKeptBytes);
@@ -388,9 +457,7 @@ void on_time_limit(int sig) {
       if (length == 0) break;  // still being written
       if (k->waiting.load(std::memory_order_acquire)) {
         if (!any) {
-          write_text(STDERR_FILENO, "scanlab-sim: stopped by ");
-          write_text(STDERR_FILENO, signal_name(sig));
-          write_text(STDERR_FILENO, " while a kernel ran; what it had found and not yet printed:\n");
+          stop_notice(sig, " while a kernel ran; what it had found and not yet printed:\n");
           if (kept_json_path[0]) json = ::open(kept_json_path, O_WRONLY | O_APPEND | O_CREAT, 0644);
           any = true;
         }
@@ -400,17 +467,38 @@ void on_time_limit(int sig) {
       at += entry_size(length);
     }
     if (json >= 0) ::close(json);
-    if (!any && launch_running.load(std::memory_order_acquire)) {
-      write_text(STDERR_FILENO, "scanlab-sim: stopped by ");
-      write_text(STDERR_FILENO, signal_name(sig));
-      write_text(STDERR_FILENO, " while a kernel ran; it had found nothing so far\n");
-    }
+    if (!any && launch_running.load(std::memory_order_acquire))
+      stop_notice(sig, " while a kernel ran; it had found nothing so far\n");
+    else if (!any)
+      stop_notice(sig, " in host code, while no kernel ran; its kernels' findings were printed as each ended\n");
+    // The stop thread flushes the program's own output, then ends the process as the signal
+    // would have; a second signal, or no such thread, ends it at once.
+    if (stop_line >= 0 && getpid() == stop_process &&
+        ::write(stop_line, &sig, sizeof sig) == static_cast<ssize_t>(sizeof sig))
+      return;
   }
-  struct sigaction default_action {};
-  default_action.sa_handler = SIG_DFL;
-  sigemptyset(&default_action.sa_mask);
-  sigaction(sig, &default_action, nullptr);
-  raise(sig);  // ends the process as the signal would have, for the runner that sent it
+  end_as_signal(sig);  // ends the process as the signal would have, for the runner that sent it
+}
+
+// The stop thread, with the time-limit signals blocked (the handler runs on another thread).
+void start_stop_thread() {
+  int line[2];
+  if (::pipe2(line, O_CLOEXEC) != 0) return;
+  sigset_t signals, before;
+  sigemptyset(&signals);
+  for (int sig : kTimeLimitSignals) sigaddset(&signals, sig);
+  pthread_sigmask(SIG_BLOCK, &signals, &before);
+  stop_line_read = line[0];
+  pthread_t thread;
+  if (pthread_create(&thread, nullptr, stop_thread, nullptr) == 0) {
+    pthread_detach(thread);
+    stop_process = getpid();
+    stop_line = line[1];
+  } else {
+    ::close(line[0]);
+    ::close(line[1]);
+  }
+  pthread_sigmask(SIG_SETMASK, &before, nullptr);
 }
 
 }  // namespace
@@ -460,6 +548,7 @@ void print_findings_on_signal() {
   std::call_once(installed, [] {
     if (const char* path = json_path(); path && std::strlen(path) < sizeof kept_json_path)
       std::strcpy(kept_json_path, path);
+    start_stop_thread();
     for (int sig : kTimeLimitSignals) {
       struct sigaction old {};
       if (sigaction(sig, nullptr, &old) != 0) continue;

@@ -66,6 +66,7 @@ struct Knowledge {
 struct ThreadOrdering {
   std::vector<std::uintptr_t> read;      // flags read since the last barrier
   std::vector<std::uintptr_t> acquired;  // ... followed by an acquire pattern (an acquire load, a fence)
+  std::vector<std::uintptr_t> taken;     // ... by an atomic read-modify-write (a ticket, a counter)
   bool acquired_block_seen = false;      // a fence after the last barrier: what the block saw is acquired
   std::uint32_t fence_interval = 0;
   std::uint32_t fence_clock = 0;  // 0: no fence of device scope yet
@@ -75,6 +76,7 @@ struct ThreadOrdering {
 struct BlockOrdering {
   std::uint32_t clock = 1;  // stamped on the block's global accesses; fences and flag stores advance it
   Knowledge seen;           // what its threads saw before the last barrier
+  Knowledge taken;          // ... of it, what they saw through an atomic read-modify-write
   Knowledge acquired;       // what its threads acquired before the last barrier
   std::unordered_map<unsigned, ThreadOrdering> threads;
   bool threads_changed = false;  // a thread saw or acquired something since the last barrier

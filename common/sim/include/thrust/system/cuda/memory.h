@@ -9,13 +9,11 @@
 
 #include "scanlab/sim/cuda.hpp"
 #include <thrust/system/cuda/execution_policy.h>
+#include <thrust/system/cuda/pointer.h>
 
 THRUST_NAMESPACE_BEGIN
 namespace system {
 namespace cuda {
-
-template <typename T>
-using pointer = thrust::system::cpp::pointer<T>;
 
 inline pointer<void> malloc(std::size_t bytes) {
   void* p = nullptr;
@@ -41,6 +39,5 @@ void free(pointer<T> p) {
 namespace cuda {
 using thrust::system::cuda::free;
 using thrust::system::cuda::malloc;
-using thrust::system::cuda::pointer;
 }  // namespace cuda
 THRUST_NAMESPACE_END

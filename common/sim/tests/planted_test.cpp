@@ -736,6 +736,25 @@ std::vector<PlantedCase> planted_cases() {
   cases.push_back(with_env(repeated, {{"SCANLAB_SIM_REPLAY", "off"}}));
   cases.push_back(with_env(clean("SharedAfterBarrier", "shared_after_barrier", false),
                            {{"SCANLAB_SIM_BLOCK_ORDER", "random"}, {"SCANLAB_SIM_RESIDENT_BLOCKS", "2"}}));
+  // A status word polled through a plain pointer: the compiler hoists the load and the loop
+  // touches no memory. The watchdog reports it at the loop within seconds (the time limit says
+  // so; the watchdog needs about two), names volatile and an atomic, and the launch returns an
+  // error to the program, which goes on. On one worker and on several.
+  for (const char* threads : {"1", "2"}) {
+    PlantedCase hoisted = with_env(
+        bug(std::string("HoistedPollReportedAtTheLoop_") + threads + "Threads", "hoisted_poll", "deadlock",
+            stderr_says({"spins on a value it read only once", "volatile", "cuda::atomic_ref", "atomicAdd(&flag, 0)",
+                         "the launch timed out and was terminated"},
+                        [](const Outcome& o) {
+                          ASSERT_EQ(o.reports.size(), 1u);
+                          EXPECT_EQ(o.reports[0].parties[0].role, "spinning");
+                          EXPECT_THAT(o.reports[0].fix, HasSubstr("volatile"));
+                        })),
+        {{"SCANLAB_SIM_THREADS", threads}});
+    hoisted.time_limit_s = 20;
+    cases.push_back(hoisted);
+  }
+  cases.push_back(clean("PolledThroughVolatile", "hoisted_poll", true));
   return cases;
 }
 

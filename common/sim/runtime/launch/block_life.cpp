@@ -6,6 +6,7 @@
 #include "collectives/tile_barrier.hpp"
 #include "collectives/warp.hpp"
 #include "launch/module_hooks.hpp"
+#include "threads/fault_handler.hpp"
 #include "threads/fiber_stacks.hpp"
 #include "threads/scheduler.hpp"
 
@@ -70,7 +71,17 @@ void start(Block& b, Launch& launch, unsigned linear, unsigned slot, std::uint64
 void end(Block& b) {
   module_hooks::end_block(b);
   if (b.finished) return;
-  for (unsigned i = 0; i < b.thread_count; ++i) b.threads[i].fiber = boost::context::fiber{};
+  // A launch stopped where a thread spun without touching memory (fault_handler.cpp): that
+  // thread left a loop that is no call site, and the others of its block may wait inside a hook
+  // the compiler took for one that cannot throw, so no fiber of the block can be unwound. Their
+  // stacks are left as they are, for the rest of the process (a few KiB each that were touched).
+  const bool abandon = fault_handler::spin_stopped_launch();
+  for (unsigned i = 0; i < b.thread_count; ++i) {
+    Thread& t = b.threads[i];
+    if ((abandon || t.abandoned) && t.fiber) new boost::context::fiber(std::move(t.fiber));
+    t.abandoned = false;
+    t.fiber = boost::context::fiber{};
+  }
 }
 
 void retire_stopped(Block& b) {

@@ -187,6 +187,7 @@ void launch(const LaunchRequest& request) {
   launch.race_check = s.race_check;
   launch.parallel = r.workers > 1;
   set_launch_running(true);
+  fault_handler::launch_begins();
   module_hooks::begin_launch(launch);
 
   unsigned idle_rounds = 0;
@@ -202,6 +203,7 @@ void launch(const LaunchRequest& request) {
   if (relied.waited && !launch.aborted &&
       first_time(ReportKind::coresidency, relied.waited_pc, reinterpret_cast<std::uintptr_t>(launch.thread_entry)))
     coresidency::report_relied_on_coresidency(launch, *relied.fit, *relied.waited);
+  fault_handler::launch_ends();
   module_hooks::end_launch(launch);
   set_launch_running(false);
   for (unsigned slot = 0; slot < r.slot_count; ++slot) counters::add_block_counts(r.block(slot));

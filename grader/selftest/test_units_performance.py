@@ -143,7 +143,7 @@ class SlowedMutantTest(unittest.TestCase):
         return next(m for m in self.labs[number].mutants if m.name == "slowed-by-a-sleep-per-tile")
 
     def test_the_whole_array_labs_have_a_slowed_reference_run_on_a_gpu_only(self):
-        for number in ("06", "07", "09"):
+        for number in ("06", "07", "09", "10"):
             lab, mutant = self.labs[number], self.slowed(number)
             self.assertEqual(list(mutant.rejected_by), ["performance"])
             self.assertIn("GPU only", run_mutants.simulator_blind_reason(lab, mutant))

@@ -6,6 +6,7 @@
 
 #include "scanlab/cuda_check.hpp"
 #include "suite_policies.hpp"
+#include "temp_storage.hpp"
 #include "whole_scan_checks.hpp"
 
 template <class Policy, class T, class Op>
@@ -41,25 +42,6 @@ struct TileOf<ScanPolicy<Threads, Items, Backoff>> {
 static_assert(TileOf<SmallPolicy>::kSize == kSmallTile && TileOf<MediumPolicy>::kSize == 2 * kSmallTile &&
                   TileOf<LargePolicy>::kSize == kLargeTile && TileOf<SmallPolicy>::kItems == kTileItemsPerThread,
               "the suite's policies have the tiles of whole_scan_checks.hpp");
-
-// The caller's temporary storage of a scan of n elements, as large as the scan asks for.
-class TempStorage {
-public:
-    template <class Query>
-    explicit TempStorage(Query query) {
-        query(nullptr, bytes_);
-        SCANLAB_CUDA_CHECK(cudaMalloc(&storage_, bytes_ == 0 ? 1 : bytes_));
-    }
-    ~TempStorage() { cudaFree(storage_); }
-    TempStorage(const TempStorage&) = delete;
-    TempStorage& operator=(const TempStorage&) = delete;
-    void* data() const { return storage_; }
-    std::size_t& bytes() { return bytes_; }
-
-private:
-    void* storage_ = nullptr;
-    std::size_t bytes_ = 0;
-};
 
 // One scan the way a caller makes it: ask for the temporary storage, allocate it, scan, free it.
 template <class Policy, class T, class Op>

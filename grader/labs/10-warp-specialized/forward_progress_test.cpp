@@ -1,8 +1,6 @@
 #include "warp_specialized_api.hpp"
 
-#ifdef SCANLAB_SIM
-#include <scanlab/sim/diagnostics.hpp>
-#endif
+#include "schedule_scope.hpp"
 
 namespace {
 
@@ -14,24 +12,6 @@ const std::vector<WholeSize> kProgressSizes{{1000, kSmallTile}, {70 * kSmallTile
 
 #ifdef SCANLAB_SIM
 using scanlab::sim::Schedule;
-
-// The simulator's schedule for the life of one test, restored however the test ends.
-class ScheduleScope {
-public:
-    ScheduleScope(Schedule::BlockOrder order, unsigned resident) : original_(scanlab::sim::get_schedule()) {
-        Schedule schedule = original_;
-        schedule.block_order = order;
-        schedule.resident_blocks = resident;
-        schedule.seed = 7;
-        scanlab::sim::set_schedule(schedule);
-    }
-    ~ScheduleScope() { scanlab::sim::set_schedule(original_); }
-    ScheduleScope(const ScheduleScope&) = delete;
-    ScheduleScope& operator=(const ScheduleScope&) = delete;
-
-private:
-    Schedule original_;
-};
 
 // Runs `Policy`'s scan of `Case` at kProgressSizes: a block that waits for a tile no started
 // block will publish, or for a barrier whose phase never completes (a transaction count that

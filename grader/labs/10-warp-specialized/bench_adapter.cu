@@ -1,8 +1,8 @@
 // Lab 10 in reports/bench: the warp-specialized scan of the whole array with the tuned policy
-// (lab 09's path below 12 tiles per block), and the pipeline at every size, small arrays
-// included, to show where it starts to pay. The temporary storage is the caller's, as CUB's is:
-// allocated once and kept (it grows to the largest size asked for), so that no allocation falls
-// inside a timed call.
+// (lab 09's path below 8 tiles per block for 4-byte values, 12 for 8-byte ones), and the
+// pipeline at every size, small arrays included, to show where it starts to pay. The temporary
+// storage is the caller's, as CUB's is: allocated once and kept (it grows to the largest size
+// asked for), so that no allocation falls inside a timed call.
 #include SCANLAB_LAB_SOURCE
 
 #include <type_traits>

@@ -57,7 +57,7 @@ TEST(Lab10ForwardProgress, OneBlockAtATimeReverse) {
     expect_scan_under_schedule<Int32Plus, BackoffPolicy>();
 }
 
-// The tuned pipeline (ring of 7 stages, 15 warps), which takes lab 09's path under 12 tiles per
+// The tuned pipeline (ring of 7 stages, 15 warps), which takes lab 09's path under 8 tiles per
 // block: with two blocks resident, 2^18 int32 elements are enough tiles for the pipeline.
 TEST(Lab10ForwardProgress, TunedPipelineTwoResident) {
     const ScheduleScope scope(Schedule::BlockOrder::random, 2);

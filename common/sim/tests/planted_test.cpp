@@ -711,6 +711,13 @@ std::vector<PlantedCase> planted_cases() {
     }
   }));
   cases.push_back(clean("PipelineSourceWrittenAfterTheWait", "pipeline_source_overwritten", true));
+  cases.push_back(bug("PipelineCopyMisaligned", "pipeline_misaligned_copy", "api-misuse",
+                      stderr_says({"a misaligned asynchronous copy: __pipeline_memcpy_async of 16 bytes needs both "
+                                   "addresses and the size to be multiples of 16 bytes"})));
+  cases.push_back(clean("PipelineCopyAligned", "pipeline_misaligned_copy", true));
+  cases.push_back(bug("PipelineCopyNeverWaitedFor", "pipeline_never_waited", "api-misuse",
+                      stderr_says({"an asynchronous copy (cp.async) still in flight when its thread exited"})));
+  cases.push_back(clean("PipelineCopyWaitedForBeforeExit", "pipeline_never_waited", true));
   cases.push_back(clean("PipelineDoubleBufferedTiledReduction", "pipeline_tiled_reduction", false));
   cases.push_back(clean("PipelineCooperativeGroupsMemcpyAsyncScan", "cooperative_groups_memcpy_async", false));
   // Threads past the end return before their tile's sync, which does not count them as arrived.

@@ -48,6 +48,8 @@ BlockCopies& copies_of(const Block& b) {
 
 [[noreturn]] void refuse(Thread* t, ReportKind kind, const std::string& headline, std::uintptr_t destination,
                          std::uintptr_t source, const std::string& fix, std::uintptr_t pc) {
+  // Every thread of every block reaches the same line: the first one reports it.
+  if (!first_time(kind, pc, 0)) scheduler::abort_kernel(t, cudaErrorLaunchFailure);
   Finding f;
   f.kind = kind;
   f.headline = headline;
@@ -237,10 +239,11 @@ void end_block(Block& b) {
     if (found == table.end()) return;
     copies = &found->second;
   }
-  // In thread order, so that the reports come in the same order on every run.
+  // In thread order, so that the reports come in the same order on every run. A block that a
+  // finding stopped left its threads where they were: their copies are not theirs to answer for.
   std::vector<unsigned> threads;
   for (const auto& [thread, of_thread] : *copies)
-    if (!of_thread.in_flight.empty()) threads.push_back(thread);
+    if (!b.stopped && !of_thread.in_flight.empty()) threads.push_back(thread);
   std::sort(threads.begin(), threads.end());
   for (unsigned thread : threads) {
     Thread* t = &b.threads[thread];

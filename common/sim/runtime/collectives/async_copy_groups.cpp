@@ -64,14 +64,14 @@ BlockCopies& copies_of(const Block& b) {
 
 // What the GPU refuses of a copy's shape, reported at the program's line.
 void check_shape(Thread* t, std::uintptr_t destination, std::uintptr_t source, std::size_t bytes, std::size_t zeros,
-                 Shape shape, std::size_t alignment, std::uintptr_t pc) {
+                 CopyShape shape, std::size_t alignment, std::uintptr_t pc) {
   if (!memory::in_shared(destination) || !memory::in_global(source))
     refuse(t, ReportKind::unsupported,
            "an asynchronous copy (cp.async) other than from global memory to shared memory is not simulated",
            destination, source,
            "cp.async copies from global memory into shared memory: copy other memory with plain loads and stores",
            pc);
-  if (shape == Shape::primitive && bytes != 4 && bytes != 8 && bytes != 16)
+  if (shape == CopyShape::primitive && bytes != 4 && bytes != 8 && bytes != 16)
     refuse(t, ReportKind::api_misuse, "__pipeline_memcpy_async of " + std::to_string(bytes) + " bytes", destination,
            source, "a cp.async copy moves 4, 8 or 16 bytes: copy larger pieces as several calls", pc);
   if (zeros > bytes)
@@ -79,15 +79,16 @@ void check_shape(Thread* t, std::uintptr_t destination, std::uintptr_t source, s
            "__pipeline_memcpy_async of " + std::to_string(bytes) + " bytes that fills " + std::to_string(zeros) +
                " of them with zeros",
            destination, source, "the zero fill counts the last bytes of the copy: at most its size", pc);
-  if (shape != Shape::any && (destination % alignment != 0 || source % alignment != 0 || bytes % alignment != 0)) {
-    const std::string what = shape == Shape::primitive ? "__pipeline_memcpy_async of " + std::to_string(bytes) + " bytes"
-                                                       : "cuda::memcpy_async with cuda::aligned_size_t<" +
-                                                             std::to_string(alignment) + ">";
+  if (shape != CopyShape::any && (destination % alignment != 0 || source % alignment != 0 || bytes % alignment != 0)) {
+    const std::string what =
+        shape == CopyShape::primitive
+            ? "__pipeline_memcpy_async of " + std::to_string(bytes) + " bytes"
+            : "cuda::memcpy_async with cuda::aligned_size_t<" + std::to_string(alignment) + ">";
     refuse(t, ReportKind::api_misuse,
            "a misaligned asynchronous copy: " + what + " needs both addresses and the size to be multiples of " +
                std::to_string(alignment) + " bytes",
            destination, source,
-           shape == Shape::primitive
+           shape == CopyShape::primitive
                ? "align the shared array and the global element to the copy's size (alignas(16) for 16-byte copies), "
                  "or copy smaller pieces"
                : "promise only the alignment the addresses and the size have, or align the shared array (alignas)",
@@ -256,7 +257,7 @@ void end_block(Block& b) {
 }
 
 void issue(Thread* t, std::uintptr_t destination, std::uintptr_t source, std::size_t bytes, std::size_t zeros,
-           Shape shape, std::size_t alignment, std::uintptr_t pc) {
+           CopyShape shape, std::size_t alignment, std::uintptr_t pc) {
   check_shape(t, destination, source, bytes, zeros, shape, alignment, pc);
   if (bytes == 0) return;
   // The copy reads its source and will write its destination: what touched either before must

@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "scanlab/sim/pipeline_copies.hpp"
 #include "threads/block.hpp"
 #include "threads/thread.hpp"
 
@@ -26,19 +27,17 @@ namespace scanlab::sim::detail::async_copy_groups {
 void begin_block(Block& b);
 void end_block(Block& b);
 
-// What the caller promised of a copy's shape, which decides what the GPU refuses.
-enum class Shape {
-  primitive,  // __pipeline_memcpy_async: 4, 8 or 16 bytes, both addresses aligned to the size
-  promised,   // cuda::memcpy_async with cuda::aligned_size_t<A>: addresses and size multiples of A
-  any,        // cuda::memcpy_async, cooperative_groups::memcpy_async: any size and alignment
-};
+// What the caller promised of a copy's shape, which decides what the GPU refuses: the 4, 8 or 16
+// bytes of __pipeline_memcpy_async, aligned to their size (primitive); addresses and size
+// multiples of the A of a cuda::aligned_size_t<A> (promised); any size and alignment (any).
+using scanlab::sim::async_copy::CopyShape;
 
 // A copy of `bytes` from global memory at `source` to shared memory at `destination`, issued by
 // thread t at `pc` into its group not yet committed; the last `zeros` bytes of the destination
 // are filled with zeros instead (the zfill of __pipeline_memcpy_async). `alignment` is the size
 // (primitive) or the promise (promised).
 void issue(Thread* t, std::uintptr_t destination, std::uintptr_t source, std::size_t bytes, std::size_t zeros,
-           Shape shape, std::size_t alignment, std::uintptr_t pc);
+           CopyShape shape, std::size_t alignment, std::uintptr_t pc);
 // cp.async.commit_group: t's copies issued since its last commit form a group.
 void commit(Thread* t);
 // cp.async.wait_group N: the copies of t's groups older than its `groups_left` most recent ones

@@ -97,12 +97,8 @@ void proxy_fence(std::uintptr_t pc) {
 
 void group_copy(void* destination, const void* source, std::size_t bytes, std::size_t zeros, CopyShape shape,
                 std::size_t alignment, std::uintptr_t pc) {
-  using detail::async_copy_groups::Shape;
-  const Shape as = shape == CopyShape::primitive ? Shape::primitive
-                   : shape == CopyShape::promised ? Shape::promised
-                                                  : Shape::any;
   if (Thread* t = caller("cp.async", pc))
-    detail::async_copy_groups::issue(t, address(destination), address(source), bytes, zeros, as, alignment, pc);
+    detail::async_copy_groups::issue(t, address(destination), address(source), bytes, zeros, shape, alignment, pc);
 }
 
 void group_commit(std::uintptr_t pc) {

@@ -15,13 +15,12 @@ __global__ void reverse_quads(const int* in, int* out) {
 #else
   int* tile = buffer + 1;
 #endif
-  const unsigned first = blockIdx.x * kTile;
-  __pipeline_memcpy_async(tile + threadIdx.x * kPerThread, in + first + threadIdx.x * kPerThread, 16);  // expect: api-misuse
+  const unsigned first = blockIdx.x * kTile, mine = threadIdx.x * kPerThread;
+  __pipeline_memcpy_async(tile + mine, in + first + mine, 16);  // expect: api-misuse
   __pipeline_commit();
   __pipeline_wait_prior(0);
   __syncthreads();
-  for (unsigned k = 0; k < kPerThread; ++k)
-    out[first + threadIdx.x * kPerThread + k] = tile[kTile - 1 - (threadIdx.x * kPerThread + k)];
+  for (unsigned k = 0; k < kPerThread; ++k) out[first + mine + k] = tile[kTile - 1 - (mine + k)];
 }
 
 int main() {

@@ -31,6 +31,7 @@ int main() {
   add_mirrored<<<kBlocks, kThreads>>>(in.get(), out.get());
   if (!planted::kernels_succeeded()) return planted::kWrongResult;
   std::vector<int> expected(n);
-  for (unsigned i = 0; i < n; ++i) expected[i] = input[i] + input[i / kThreads * kThreads + kThreads - 1 - i % kThreads];
+  for (unsigned i = 0; i < n; ++i)
+    expected[i] = input[i] + input[i / kThreads * kThreads + kThreads - 1 - i % kThreads];
   return planted::compare(expected, out.to_host());
 }

@@ -34,6 +34,7 @@ int main() {
   add_neighbour_in_place<<<kBlocks, kThreads>>>(data.get());
   if (!planted::kernels_succeeded()) return planted::kWrongResult;
   std::vector<int> expected(n);
-  for (unsigned i = 0; i < n; ++i) expected[i] = input[i] + input[i / kThreads * kThreads + (i % kThreads + 1) % kThreads];
+  for (unsigned i = 0; i < n; ++i)
+    expected[i] = input[i] + input[i / kThreads * kThreads + (i % kThreads + 1) % kThreads];
   return planted::compare(expected, data.to_host());
 }

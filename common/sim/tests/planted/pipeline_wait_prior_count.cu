@@ -42,6 +42,7 @@ int main() {
   std::vector<int> expected(kBlocks * kThreads, 0);
   for (unsigned b = 0; b < kBlocks; ++b)
     for (unsigned t = 0; t < kThreads; ++t)
-      for (unsigned s = 0; s < kTiles; ++s) expected[b * kThreads + t] += input[(b * kTiles + s) * kThreads + (t + 1) % kThreads];
+      for (unsigned s = 0; s < kTiles; ++s)
+        expected[b * kThreads + t] += input[(b * kTiles + s) * kThreads + (t + 1) % kThreads];
   return planted::compare(expected, out.to_host());
 }

@@ -991,7 +991,8 @@ INSTANTIATE_TEST_SUITE_P(Simcc, SimccCompileError,
                                            CompileErrorCase{"multi_warp_tile_wide_shuffle.cu", "values of at most 8 bytes in such a tile"},
                                            CompileErrorCase{"tile_size_not_power_of_two.cu", "N must be a power of two from 1 to 1024"},
                                            CompileErrorCase{"async_barrier_device_scope.cu", "cuda::barrier of another scope than thread_scope_block"},
-                                           CompileErrorCase{"pipeline_shared_state.cu", "cuda::pipeline_shared_state"}),
+                                           CompileErrorCase{"pipeline_shared_state.cu", "cuda::pipeline_shared_state"},
+                                           CompileErrorCase{"pipeline_experimental_class.cu", "nvcuda::experimental::pipeline is not supported"}),
                          source_stem);
 
 }  // namespace

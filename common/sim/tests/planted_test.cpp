@@ -664,6 +664,63 @@ std::vector<PlantedCase> planted_cases() {
     for (const JsonReport& r : o.reports) expect_two_threads_of_one_block(r);
   }));
   cases.push_back(clean("AsyncMemcpyReadAfterItsPhaseCompletes", "async_memcpy_read_early", true));
+  // sm_80's asynchronous copies (cp.async) in groups of one thread: a copy lands when a wait of
+  // its thread covers its group. The report names the copy's line and the access's.
+  const auto copy_then_access = [](const char* role) {
+    return [role](const Outcome& o) {
+      for (const JsonReport& r : o.reports) {
+        expect_two_threads_of_one_block(r);
+        if (r.parties.size() == 2) {
+          EXPECT_EQ(r.parties[0].role, "cp.async copy") << r.headline;
+          if (role) EXPECT_EQ(r.parties[1].role, role) << r.headline;
+        }
+      }
+    };
+  };
+  cases.push_back(bug("PipelineReadBeforeTheWait", "pipeline_read_before_wait", "race", [](const Outcome& o) {
+    for (const JsonReport& r : o.reports) {
+      ASSERT_EQ(r.parties.size(), 2u);
+      EXPECT_EQ(r.parties[0].role, "cp.async copy");
+      EXPECT_EQ(r.parties[1].role, "read");
+      EXPECT_EQ(*r.parties[0].thread, *r.parties[1].thread) << "the issuing thread reads its own copy early";
+      EXPECT_THAT(r.headline, HasSubstr("before the wait that covers the copy"));
+    }
+  }));
+  cases.push_back(clean("PipelineReadAfterTheWait", "pipeline_read_before_wait", true));
+  cases.push_back(bug("PipelineWaitPriorLeavesTheTileInFlight", "pipeline_wait_prior_count", "race",
+                      copy_then_access(nullptr)));
+  cases.push_back(clean("PipelineWaitPriorOfTheRightCount", "pipeline_wait_prior_count", true));
+  // Whether the neighbour reads before or after the copy landed is the schedule's choice: the
+  // copy is named as the landing's write, or as the copy that the read came too early for.
+  cases.push_back(bug("PipelineStagedDataReadWithoutABarrier", "pipeline_staged_without_barrier", "race",
+                      [](const Outcome& o) {
+                        for (const JsonReport& r : o.reports) {
+                          expect_two_threads_of_one_block(r);
+                          std::set<std::string> roles;
+                          for (const ReportParty& p : r.parties) roles.insert(p.role);
+                          EXPECT_TRUE(roles.count("read")) << r.headline;
+                          EXPECT_TRUE(roles.count("write") || roles.count("cp.async copy")) << r.headline;
+                        }
+                      }));
+  cases.push_back(clean("PipelineStagedDataReadAfterABarrier", "pipeline_staged_without_barrier", true));
+  cases.push_back(bug("PipelineSourceWrittenWhileInFlight", "pipeline_source_overwritten", "race", [](const Outcome& o) {
+    for (const JsonReport& r : o.reports) {
+      ASSERT_EQ(r.parties.size(), 2u);
+      EXPECT_EQ(r.parties[1].role, "write");
+      EXPECT_THAT(r.headline, HasSubstr("the source of an asynchronous copy written while the copy is in flight"));
+    }
+  }));
+  cases.push_back(clean("PipelineSourceWrittenAfterTheWait", "pipeline_source_overwritten", true));
+  cases.push_back(bug("PipelineCopyMisaligned", "pipeline_misaligned_copy", "api-misuse",
+                      stderr_says({"a misaligned asynchronous copy: __pipeline_memcpy_async of 16 bytes needs both "
+                                   "addresses and the size to be multiples of 16 bytes"})));
+  cases.push_back(clean("PipelineCopyAligned", "pipeline_misaligned_copy", true));
+  cases.push_back(bug("PipelineCopyNeverWaitedFor", "pipeline_never_waited", "api-misuse",
+                      stderr_says({"an asynchronous copy (cp.async) still in flight when its thread exited"})));
+  cases.push_back(clean("PipelineCopyWaitedForBeforeExit", "pipeline_never_waited", true));
+  cases.push_back(clean("PipelineZeroFillPadsTheLastTile", "pipeline_zero_fill", false));
+  cases.push_back(clean("PipelineDoubleBufferedTiledReduction", "pipeline_tiled_reduction", false));
+  cases.push_back(clean("PipelineCooperativeGroupsMemcpyAsyncScan", "cooperative_groups_memcpy_async", false));
   // Threads past the end return before their tile's sync, which does not count them as arrived.
   cases.push_back(bug("MultiWarpTileSyncAfterAnEarlyReturn", "tile_sync_after_return", "barrier-divergence",
                       [](const Outcome& o) {
@@ -933,7 +990,9 @@ INSTANTIATE_TEST_SUITE_P(Simcc, SimccCompileError,
                                            CompileErrorCase{"multi_warp_tile_ballot.cu", "ballot exists in CUDA only for tiles of at most 32 threads"},
                                            CompileErrorCase{"multi_warp_tile_wide_shuffle.cu", "values of at most 8 bytes in such a tile"},
                                            CompileErrorCase{"tile_size_not_power_of_two.cu", "N must be a power of two from 1 to 1024"},
-                                           CompileErrorCase{"async_barrier_device_scope.cu", "cuda::barrier of another scope than thread_scope_block"}),
+                                           CompileErrorCase{"async_barrier_device_scope.cu", "cuda::barrier of another scope than thread_scope_block"},
+                                           CompileErrorCase{"pipeline_shared_state.cu", "cuda::pipeline_shared_state"},
+                                           CompileErrorCase{"pipeline_experimental_class.cu", "nvcuda::experimental::pipeline is not supported"}),
                          source_stem);
 
 }  // namespace

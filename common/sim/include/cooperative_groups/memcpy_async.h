@@ -1,3 +1,5 @@
-// <cooperative_groups/memcpy_async.h>: asynchronous copies are not simulated.
+// <cooperative_groups/memcpy_async.h> as lab code sees it on the simulator backend: a group's
+// asynchronous copy with cooperative_groups::wait / wait_prior (scanlab/sim/pipeline_copies.hpp).
 #pragma once
-#error "cooperative_groups::memcpy_async is not supported by the scanlab simulator: copy with plain loads and stores, then sync the group"
+#include <cooperative_groups.h>
+#include <scanlab/sim/pipeline_copies.hpp>

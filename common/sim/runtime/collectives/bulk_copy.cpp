@@ -6,6 +6,7 @@
 
 #include "checks/race_detector.hpp"
 #include "collectives/async_barrier.hpp"
+#include "collectives/async_copy_groups.hpp"
 #include "findings/report.hpp"
 #include "memory/memory.hpp"
 #include "memory/race_shadow.hpp"
@@ -124,12 +125,15 @@ void carry_out(Thread* t, PendingStore& s, std::uintptr_t wait_pc) {
 }  // namespace
 
 void begin_block(Block& b) {
+  // The per-thread copies of cp.async go with the bulk copies' hooks, which the launch runs.
+  async_copy_groups::begin_block(b);
   b.bulk_stores.in_flight.clear();
   b.bulk_stores.committed.clear();
   b.bulk_stores.proxy_fence.fill(0);
 }
 
 void end_block(Block& b) {
+  async_copy_groups::end_block(b);
   // In thread order, so that the reports come in the same order on every run.
   std::vector<unsigned> threads;
   for (const auto& [thread, stores] : b.bulk_stores.in_flight)

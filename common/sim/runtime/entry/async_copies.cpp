@@ -1,11 +1,15 @@
 // Entry points of Hopper's barrier objects and bulk asynchronous copies
-// (scanlab/sim/async_copies.hpp, behind <cuda/barrier> and <cuda/ptx>): each names the calling
+// (scanlab/sim/async_copies.hpp, behind <cuda/barrier> and <cuda/ptx>) and of sm_80's per-thread
+// copies in groups (scanlab/sim/pipeline_copies.hpp, behind <cuda_pipeline.h>, <cuda/pipeline>
+// and <cooperative_groups/memcpy_async.h>): each names the calling
 // CUDA thread and the program's line, and hands over to the barrier and copy modules.
 #include "scanlab/sim/async_copies.hpp"
+#include "scanlab/sim/pipeline_copies.hpp"
 
 #include <string>
 
 #include "collectives/async_barrier.hpp"
+#include "collectives/async_copy_groups.hpp"
 #include "collectives/bulk_copy.hpp"
 #include "findings/report.hpp"
 #include "threads/scheduler.hpp"
@@ -89,6 +93,20 @@ void bulk_wait(unsigned groups_left, std::uintptr_t pc) {
 
 void proxy_fence(std::uintptr_t pc) {
   if (Thread* t = caller("fence.proxy.async", pc)) detail::bulk_copy::proxy_fence(t);
+}
+
+void group_copy(void* destination, const void* source, std::size_t bytes, std::size_t zeros, CopyShape shape,
+                std::size_t alignment, std::uintptr_t pc) {
+  if (Thread* t = caller("cp.async", pc))
+    detail::async_copy_groups::issue(t, address(destination), address(source), bytes, zeros, shape, alignment, pc);
+}
+
+void group_commit(std::uintptr_t pc) {
+  if (Thread* t = caller("cp.async.commit_group", pc)) detail::async_copy_groups::commit(t);
+}
+
+void group_wait(unsigned groups_left, std::uintptr_t pc) {
+  if (Thread* t = caller("cp.async.wait_group", pc)) detail::async_copy_groups::wait(t, groups_left, pc);
 }
 
 }  // namespace scanlab::sim::async_copy

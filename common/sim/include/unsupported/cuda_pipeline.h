@@ -1,4 +1,0 @@
-// <cuda_pipeline.h>: not part of what the scanlab simulator runs; the build stops at the
-// program's #include (simcc names that line) with the feature named.
-#pragma once
-#error "asynchronous copies (cuda_pipeline.h) is not supported by the scanlab CPU simulator"

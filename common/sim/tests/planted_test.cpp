@@ -718,7 +718,10 @@ std::vector<PlantedCase> planted_cases() {
   cases.push_back(bug("PipelineCopyNeverWaitedFor", "pipeline_never_waited", "api-misuse",
                       stderr_says({"an asynchronous copy (cp.async) still in flight when its thread exited"})));
   cases.push_back(clean("PipelineCopyWaitedForBeforeExit", "pipeline_never_waited", true));
-  cases.push_back(clean("PipelineZeroFillPadsTheLastTile", "pipeline_zero_fill", false));
+  cases.push_back(bug("PipelineZeroFillSourcePastTheEnd", "pipeline_zero_fill", "out-of-bounds",
+                      stderr_says({"a zero-filled asynchronous copy whose source runs past its buffer: 16 bytes named",
+                                   "copy 4-byte elements, each with its own zero fill"})));
+  cases.push_back(clean("PipelineZeroFillPerElement", "pipeline_zero_fill", true));
   cases.push_back(clean("PipelineDoubleBufferedTiledReduction", "pipeline_tiled_reduction", false));
   cases.push_back(clean("PipelineCooperativeGroupsMemcpyAsyncScan", "cooperative_groups_memcpy_async", false));
   // Threads past the end return before their tile's sync, which does not count them as arrived.

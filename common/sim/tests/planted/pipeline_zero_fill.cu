@@ -1,7 +1,10 @@
-// Blocks sum tiles of an array whose length is not a multiple of the tile. Each thread stages
-// four ints with one 16-byte asynchronous copy; where they run past the end, the zero fill (the
-// fourth argument of __pipeline_memcpy_async) pads the copy with zeros, so the sum needs no
-// bounds check. Clean: the simulator must report nothing, and the sums must match.
+// Blocks sum tiles of an array whose length is not a multiple of the tile, and the zero fill of
+// __pipeline_memcpy_async (its fourth argument) pads the last tile, so the sum needs no bounds
+// check. Here each thread stages four ints with one 16-byte copy and fills what runs past the
+// end with zeros: the copy still names 16 bytes of source, which compute-sanitizer's memcheck
+// reports as an invalid read past the buffer (and the launch fails under it). The fixed twin
+// copies each int on its own, with the zero fill for those past the end and a source inside
+// the buffer.
 #include <cuda_pipeline.h>
 
 #include "planted.cuh"
@@ -12,10 +15,18 @@ __global__ void sum_tiles(const int* in, unsigned n, int* sums) {
   __shared__ alignas(16) int tile[kTile];
   __shared__ int partial[kThreads];
   const unsigned first = blockIdx.x * kTile + threadIdx.x * kPerThread;
+#ifdef PLANTED_FIXED
+  for (unsigned k = 0; k < kPerThread; ++k) {
+    const bool present = first + k < n;
+    // A copy of zeros alone reads nothing, but still names a source inside the buffer.
+    __pipeline_memcpy_async(&tile[threadIdx.x * kPerThread + k], present ? in + first + k : in, sizeof(int),
+                            present ? 0 : sizeof(int));
+  }
+#else
   const unsigned present = first >= n ? 0 : min(kPerThread, n - first);
-  // A copy of zeros alone reads nothing, but still names an aligned source.
   const int* source = present > 0 ? in + first : in;
-  __pipeline_memcpy_async(&tile[threadIdx.x * kPerThread], source, 16, (kPerThread - present) * sizeof(int));
+  __pipeline_memcpy_async(&tile[threadIdx.x * kPerThread], source, 16, (kPerThread - present) * sizeof(int));  // expect: out-of-bounds
+#endif
   __pipeline_commit();
   __pipeline_wait_prior(0);
   __syncthreads();

@@ -89,9 +89,40 @@ SourceLocation where_of(std::uintptr_t pc, std::map<std::uintptr_t, SourceLocati
   return it->second;
 }
 
+// The accesses kept in the picture's window and intervals, in the order they happened.
+void fill_accesses(RacePicture& p) {
+  std::map<std::uintptr_t, SourceLocation> known;
+  p.accesses.clear();
+  const std::uint32_t oldest = p.intervals.front().number;
+  for (const Kept& k : kept) {
+    const long cell = static_cast<long>(k.offset / p.element_bytes);
+    if (k.interval < oldest || cell < p.first_cell || cell >= p.first_cell + p.cells) continue;
+    p.accesses.push_back(PictureAccess{cell, k.interval, k.thread, role_of(k.flags), where_of(k.pc, known)});
+  }
+  p.truncated = truncated;
+}
+
+// The race is found at its second access, while the other threads of its interval have not all
+// run: the picture taken then goes on filling until the interval ends, in the finding that waits
+// with the block's others to be printed (findings/report.hpp, waiting_finding).
+struct Completing {
+  bool active = false;
+  std::uint32_t interval = 0;
+  std::uintptr_t earlier_pc = 0, later_pc = 0;
+};
+Completing completing;
+
+void complete() {
+  completing.active = false;
+  recording = false;
+  Finding* waiting = waiting_finding(ReportKind::race, completing.earlier_pc, completing.later_pc);
+  if (waiting && waiting->picture) fill_accesses(*waiting->picture);
+}
+
 }  // namespace
 
 void begin_block(const Block& b) {
+  if (completing.active) complete();
   if (!recording) return;
   const RacePictureRequest& request = race_picture_request();
   if (b.index.x != request.block[0] || b.index.y != request.block[1] || b.index.z != request.block[2]) return;
@@ -108,6 +139,7 @@ void begin_block(const Block& b) {
 void note(const Thread* t, std::uintptr_t address, std::size_t bytes, std::uint8_t flags, std::uintptr_t pc) {
   const Block& b = *t->block;
   if (b.race.run != followed_run || followed_run == 0) return;
+  if (completing.active && b.barrier.interval != completing.interval) return complete();
   if (b.barrier.interval != latest_interval) enter_interval(b);
   if (!memory::in_shared(address)) return;
   if (!resolved) resolve(b);
@@ -127,9 +159,10 @@ void note(const Thread* t, std::uintptr_t address, std::size_t bytes, std::uint8
 std::optional<RacePicture> take(const Thread* t, std::uintptr_t address, std::uintptr_t pc, std::uint8_t flags,
                                 unsigned earlier_thread, std::uintptr_t earlier_pc, std::uint8_t earlier_flags) {
   const Block& b = *t->block;
-  if (!recording || b.race.run != followed_run || !resolved) return std::nullopt;
+  if (!recording || completing.active || b.race.run != followed_run || !resolved) return std::nullopt;
   if (address < variable_begin + window_begin || address >= variable_begin + window_end) return std::nullopt;
-  recording = false;  // the first race asked for is the one drawn
+  // The first race asked for is the one drawn; its interval is still kept until it ends.
+  completing = Completing{true, b.barrier.interval, earlier_pc, pc};
   RacePicture p;
   const RacePictureRequest& request = race_picture_request();
   p.subject.variable = request.variable;
@@ -157,13 +190,8 @@ std::optional<RacePicture> take(const Thread* t, std::uintptr_t address, std::ui
     }
     p.intervals.push_back(v);
   }
+  fill_accesses(p);
   std::map<std::uintptr_t, SourceLocation> known;
-  for (const Kept& k : kept) {
-    const long cell = static_cast<long>(k.offset / p.element_bytes);
-    if (k.interval < oldest || cell < p.first_cell || cell >= end) continue;
-    p.accesses.push_back(PictureAccess{cell, k.interval, k.thread, role_of(k.flags), where_of(k.pc, known)});
-  }
-  p.truncated = truncated;
   p.racing[0] = PictureAccess{race_cell, race_interval, earlier_thread, role_of(earlier_flags), where_of(earlier_pc, known)};
   p.racing[1] = PictureAccess{race_cell, race_interval, t->linear, role_of(flags), where_of(pc, known)};
   return p;

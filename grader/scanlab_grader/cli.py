@@ -179,8 +179,12 @@ def main(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(render(report, args.format, color and args.format == "text", args.verbose))
     if args.pictures is not None:
-        from .pictures import write_page
-        page = write_page(report, Path(args.pictures).resolve())
+        from .pictures import PicturesUnavailable, write_page
+        try:
+            page = write_page(report, Path(args.pictures).resolve(), args.page_name)
+        except PicturesUnavailable as e:
+            print(f"grade: {e}", file=sys.stderr)
+            return 2
         # Where the page is, said on stdout after a text report (a JSON one stays parseable).
         print(f"Page of this grading, with pictures of what failed: {page}",
               file=sys.stdout if args.output or args.format == "text" else sys.stderr)

@@ -57,6 +57,7 @@ def parser() -> argparse.ArgumentParser:
                         "labs' tests) in BUILD_ROOT/prebuilt, and grade nothing: later grading with the same "
                         "--build-root compiles only the submission's own files (a platform's image does this once)")
     p.add_argument("--stage-as", default=None, help=argparse.SUPPRESS)
+    p.add_argument("--page-name", default=None, help=argparse.SUPPRESS)  # --pictures' page: NAME.html (batch)
     p.add_argument("--build-root", metavar="DIR", help="where build trees go (default: <repo>/build/grade)")
     p.add_argument("--timeout", type=float, default=60.0, metavar="S",
                    help="wall-time limit of one test in seconds (default 60)")

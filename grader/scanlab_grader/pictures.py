@@ -26,11 +26,11 @@ MAX_PICTURES_PER_LAB = 4  # races drawn per lab; each costs one run of its test
 MARKS_PER_SLOT = 3  # accesses drawn in one cell of one column; the rest are counted
 
 # The picture's geometry, in SVG user units.
-ROW = 22
+ROW = 18
 COLUMN = 118
 LEFT = 64
-TOP = 78
-LABELS = 330  # room on the right for the racing pair's labels
+TOP = 84
+LABELS = 500  # room on the right for the racing pair's labels
 
 
 def request_for(finding: findings_of.Finding) -> str | None:
@@ -64,9 +64,11 @@ def record(lab_result, run_again: Callable[[str, str, int], list[dict]], repo: P
                         if f.kind == "race" and f.picture), None)
         if picture is None:
             continue
+        # The picture is of this report of the race (its threads); the same lines reported by other
+        # tests, with other threads, keep their words alone.
         for c in checks:
             for f in c.findings:
-                if f.key == finding.key:
+                if f.key == finding.key and f.places == finding.places:
                     f.picture = picture
 
 
@@ -109,9 +111,32 @@ def _line_key(access: dict) -> tuple:
     return (str(access.get("file", "")), int(access.get("line", 0)))
 
 
-def layout(picture: dict) -> Drawing:
+def _line_name(file: str, line: int, lab_file: str, callers: dict) -> str:
+    """A line as the picture names it: 'line 56' in the student's file; a kit file's line with the
+    student's line that called it, where the finding knows it ('operators.hpp:21, called from
+    line 54')."""
+    if not line:
+        return "(no access)"
+    if not file or file == lab_file:
+        return f"line {line}"
+    name = f"{Path(file).name}:{line}"
+    called = callers.get((file, line))
+    return name + (f"\ncalled from line {called}" if called else "")
+
+
+def _racing_place(file: str, line: int, lab_file: str, callers: dict) -> str:
+    """'line 56', or 'line 21 of operators.hpp, called from line 54' for a line of kit code."""
+    if not file or file == lab_file:
+        return f"line {line}"
+    called = callers.get((file, line))
+    return f"line {line} of {Path(file).name}" + (f", called from line {called}" if called else "")
+
+
+def layout(picture: dict, callers: dict | None = None) -> Drawing:
     """Cells down, barrier intervals across; within an interval, one column per source line in
-    the order the lines first ran, the earlier racing line before the later one."""
+    the order the lines first ran, the earlier racing line before the later one. `callers`:
+    (kit file, line) -> the student's line that called it (the finding's called_from)."""
+    callers = callers or {}
     first = int(picture.get("first_cell", 0))
     cells = int(picture.get("cells", 0))
     earlier, later = picture["racing"]
@@ -130,6 +155,8 @@ def layout(picture: dict) -> Drawing:
     d = Drawing(width=0, height=0, variable=str(picture.get("memory", {}).get("variable", "")), first_cell=first,
                 last_cell=first + cells - 1, variable_cells=int(picture.get("variable_cells", 0)),
                 element_bytes=int(picture.get("element_bytes", 0)), truncated=bool(picture.get("truncated")))
+    lab_file = next((str(a.get("file", "")) for a in (later, earlier) if not str(a.get("file", "")).startswith("common/")),
+                    str(later.get("file", "")))
     column_of: dict[tuple, dict] = {}
     x = LEFT
     barrier_of = {int(v["number"]): v.get("barrier") for v in picture.get("intervals", [])}
@@ -140,7 +167,7 @@ def layout(picture: dict) -> Drawing:
         start = x
         for key in lines[n] or [("", 0)]:
             column = {"x": x, "width": COLUMN, "interval": n, "file": key[0], "line": key[1],
-                      "head": f"line {key[1]}" if key[1] else "(no access)"}
+                      "head": _line_name(key[0], key[1], lab_file, callers).split("\n")}
             d.columns.append(column)
             column_of[(n, key)] = column
             x += COLUMN
@@ -170,7 +197,8 @@ def layout(picture: dict) -> Drawing:
         mark = Mark(mx, my, str(a.get("role", "")), int(a["thread"]), int(a["cell"]), int(a.get("line", 0)),
                     str(a.get("file", "")), int(a["interval"]))
         d.racing.append({"mark": mark, "order": order, "number": 1 if order == "earlier" else 2,
-                         "label": f"{a.get('role', '')} by thread {a['thread']} at line {a.get('line', 0)}",
+                         "label": f"{a.get('role', '')} by thread {a['thread']} at "
+                                  + _racing_place(str(a.get("file", "")), int(a.get("line", 0)), lab_file, callers),
                          "label_x": grid_right + 24, "label_y": my - 12 + (0 if order == "earlier" else 26)})
     for slot, accesses in slots.items():
         accesses.sort(key=lambda a: int(a["thread"]))
@@ -192,12 +220,20 @@ def layout(picture: dict) -> Drawing:
                            else f"missing barrier: between two runs of line {e[1]}")}
     d.grid_right = grid_right
     d.width = grid_right + LABELS
-    d.height = TOP + cells * ROW + 64
+    d.height = TOP + cells * ROW + 78
     return d
 
 
+class PicturesUnavailable(Exception):
+    """The page cannot be drawn on this machine (no Jinja2)."""
+
+
 def _jinja():
-    import jinja2  # Debian's python3-jinja2 (common/setup/debian-packages.txt)
+    try:
+        import jinja2  # Debian's python3-jinja2 (common/setup/debian-packages.txt)
+    except ImportError:
+        raise PicturesUnavailable("--pictures needs Jinja2 for this Python (Debian's python3-jinja2, which "
+                                  "common/bin/prerequisites installs; or pip install jinja2)") from None
     return jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)),
                               autoescape=jinja2.select_autoescape(["html", "j2"]),
                               trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
@@ -209,6 +245,14 @@ def page_name(submission: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", name) + ".html"
 
 
+def callers_of(finding: findings_of.Finding, lab_dir: str) -> dict:
+    """(kit file, line) of the finding's places in kit code -> the student's line that called it."""
+    lab_lines = [p.line for p in finding.called_from if p.file.startswith(lab_dir + "/")]
+    if not lab_lines:
+        return {}
+    return {(p.file, p.line): lab_lines[0] for p in finding.places if p.file.startswith("common/")}
+
+
 def render_page(report) -> str:
     """The page of one graded submission: the lab table, each lab's findings, and a race's picture."""
     labs = []
@@ -218,13 +262,15 @@ def render_page(report) -> str:
         for f, checks in lab.findings():
             drawn += bool(f.picture)
             findings.append({"finding": f, "lines": f.lines(), "checks": [c.check.id for c in checks],
-                             "drawing": layout(f.picture) if f.picture else None, "number": drawn})
+                             "drawing": layout(f.picture, callers_of(f, lab.lab.dir)) if f.picture else None,
+                             "number": drawn})
         labs.append({"result": lab, "findings": findings})
     return _jinja().get_template("pictures.html.j2").render(report=report, labs=labs, escape=html.escape)
 
 
-def write_page(report, folder: Path) -> Path:
+def write_page(report, folder: Path, name: str | None = None) -> Path:
+    """The page, as folder/NAME.html: `name` (a batch's student), else the submission folder's."""
     folder.mkdir(parents=True, exist_ok=True)
-    path = folder / page_name(report.submission)
+    path = folder / page_name(name or report.submission)
     path.write_text(render_page(report))
     return path

@@ -40,10 +40,13 @@ class Elements(HTMLParser):
         super().__init__()
         self.found: list[dict] = []
         self._open: list[dict] = []
+        self._figure = ""  # the id of the figure the parser is in
 
     def handle_starttag(self, tag, attrs):
+        if tag == "figure":
+            self._figure = dict(attrs).get("id") or "figure"
         element = {"tag": tag, "classes": (dict(attrs).get("class") or "").split(), "text": "",
-                   **{k: v for k, v in attrs if k.startswith("data-")}}
+                   "figure": self._figure, **{k: v for k, v in attrs if k.startswith("data-")}}
         self.found.append(element)
         if tag not in ("circle", "rect", "line", "path", "stop", "br", "meta"):
             self._open.append(element)
@@ -54,6 +57,8 @@ class Elements(HTMLParser):
             self._open.pop()
 
     def handle_endtag(self, tag):
+        if tag == "figure":
+            self._figure = ""
         for i in range(len(self._open) - 1, -1, -1):
             if self._open[i]["tag"] == tag:
                 del self._open[i:]
@@ -63,39 +68,41 @@ class Elements(HTMLParser):
         for element in self._open:
             element["text"] += data
 
-    def with_class(self, name: str) -> list[dict]:
-        return [e for e in self.found if name in e["classes"]]
-
-
-def thread_x(thread: str) -> str:
-    """'block (0,0,0) thread (3,0,0)' -> '3' (the labs' blocks are one-dimensional)."""
-    m = re.search(r"thread \((\d+),", thread)
-    return m.group(1) if m else ""
+    def with_class(self, name: str, figure: str | None = None) -> list[dict]:
+        return [e for e in self.found if name in e["classes"] and (figure is None or e["figure"] == figure)]
 
 
 def drawing_problems(dom: str, race: dict) -> list[str]:
-    """What the rendered page fails to draw of `race` (a finding of grade's JSON report)."""
+    """What the rendered page fails to draw of `race` (a finding of grade's JSON report, with the
+    picture the simulator recorded: its racing pair's lines, threads and cell)."""
     page = Elements()
     page.feed(dom)
     problems = []
-    racing = page.with_class("racing")
-    if len(racing) != 2:
-        return [f"{len(racing)} racing accesses drawn, expected 2"]
-    want = sorted((str(p["line"]), thread_x(p.get("thread", ""))) for p in race["places"])
-    drawn = sorted((e.get("data-line", ""), e.get("data-thread", "")) for e in racing)
-    if drawn != want:
-        problems.append(f"racing pair drawn at (line, thread) {drawn}, the record says {want}")
+    pair = race["picture"]["racing"]
+    if sorted(a["line"] for a in pair) != sorted(p["line"] for p in race["places"]):
+        problems.append(f"the picture's racing pair is at lines {[a['line'] for a in pair]}, the finding's at "
+                        f"{[p['line'] for p in race['places']]}")
+    want = sorted((str(a["line"]), str(a["thread"])) for a in pair)
+    # The race's figure: the one whose highlighted pair is at the record's lines and threads.
+    figures = {e["figure"] for e in page.found if e["tag"] == "figure"}
+    drawn_in = {f: sorted((e.get("data-line", ""), e.get("data-thread", "")) for e in page.with_class("racing", f))
+                for f in figures}
+    figure = next((f for f, drawn in drawn_in.items() if drawn == want), None)
+    if figure is None:
+        return [f"no picture highlights the racing pair at (line, thread) {want}; highlighted: "
+                f"{sorted(drawn_in.values())}"]
+    racing = page.with_class("racing", figure)
     cells = {e.get("data-cell") for e in racing}
-    if len(cells) != 1:
-        problems.append(f"the racing pair is drawn at cells {sorted(cells)}, not at one cell")
-    rows = [e for e in page.with_class("racing-row")]
+    if cells != {str(pair[0]["cell"])}:
+        problems.append(f"the racing pair is drawn at cells {sorted(cells)}, the record's is {pair[0]['cell']}")
+    rows = page.with_class("racing-row", figure)
     if [r.get("data-cell") for r in rows] != list(cells)[:1]:
         problems.append(f"the racing cell's row is marked at {[r.get('data-cell') for r in rows]}, not {cells}")
     for e in racing:
-        label = f"thread {e.get('data-thread')} at line {e.get('data-line')}"
+        label = f"by thread {e.get('data-thread')} at line {e.get('data-line')}"
         if label not in " ".join(e["text"].split()):
             problems.append(f"no label '{label}' beside the racing access")
-    missing = page.with_class("missing-barrier")
+    missing = page.with_class("missing-barrier", figure)
     if len(missing) != 1:
         problems.append(f"{len(missing)} missing-barrier marks, expected 1")
     else:
@@ -111,7 +118,7 @@ def drawing_problems(dom: str, race: dict) -> list[str]:
     return problems
 
 
-def browse(browser: str, page: Path, screenshot: Path | None = None) -> str:
+def browse(browser: str, page: Path, screenshot: Path | None = None, window: str = "1000,1700") -> str:
     """The document Chromium renders from `page` (and its screenshot, where asked for)."""
     flags = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
              "--user-data-dir=" + tempfile.mkdtemp(prefix="scanlab-chromium-")]
@@ -120,8 +127,8 @@ def browse(browser: str, page: Path, screenshot: Path | None = None) -> str:
     if dom.returncode != 0 or "<html" not in dom.stdout:
         raise RuntimeError(f"{browser} --dump-dom failed ({dom.returncode}): {dom.stderr[-1500:]}")
     if screenshot is not None:
-        shot = subprocess.run(flags + ["--hide-scrollbars", "--window-size=1000,900", f"--screenshot={screenshot}",
-                                       url + "#picture-1"], capture_output=True, text=True, timeout=120)
+        shot = subprocess.run(flags + ["--hide-scrollbars", f"--window-size={window}", f"--screenshot={screenshot}",
+                                       url], capture_output=True, text=True, timeout=120)
         if shot.returncode != 0 or not screenshot.is_file():
             raise RuntimeError(f"{browser} --screenshot failed ({shot.returncode}): {shot.stderr[-1500:]}")
     return dom.stdout
@@ -133,6 +140,7 @@ def main() -> int:
     p.add_argument("--jobs", default="2")
     p.add_argument("--screenshot-for-readme", default=None, metavar="PATH",
                    help="also copy lab 02's screenshot here (the grader README's picture)")
+    p.add_argument("labs", nargs="*", metavar="LAB", help="only these labs' cases (default: all)")
     args = p.parse_args()
     browser = next((shutil.which(b) for b in BROWSERS if shutil.which(b)), None)
     if browser is None:
@@ -145,6 +153,8 @@ def main() -> int:
     labs = manifest.discover(REPO / "grader" / "labs")
     failures = []
     for number, name in CASES:
+        if args.labs and number not in args.labs:
+            continue
         lab = labs[number]
         m = next(m for m in lab.mutants if m.name == name)
         source = solution_source.parse(REPO / "solutions" / lab.dir / m.file)
@@ -181,7 +191,17 @@ def main() -> int:
             failures.append(f"{label}: a page with the racing pair not highlighted passed the reading")
         print(f"{label:<50} {'ok' if not problems else 'FAILED':<7} page {page}, screenshot {screenshot}")
         if number == "02" and args.screenshot_for_readme and not problems:
-            shutil.copyfile(screenshot, args.screenshot_for_readme)
+            # The README shows the picture alone: the page's first figure with the page's style.
+            text = page.read_text()
+            style = text[text.index("<style>"):text.index("</style>") + len("</style>")]
+            figure = text[text.index('<figure class="race-picture" id="picture-1">'):]
+            figure = figure[:figure.index("</figure>") + len("</figure>")]
+            alone = pages / "picture-alone.html"
+            alone.write_text(f"<!DOCTYPE html><html><head><meta charset='utf-8'>{style}</head>"
+                             f"<body style='margin:0.5em'>{figure}</body></html>")
+            width, height = (re.search(rf'{k}="([0-9.]+)"', figure).group(1) for k in ("width", "height"))
+            browse(browser, alone, Path(args.screenshot_for_readme),
+                   f"{int(float(width)) + 60},{int(float(height)) + 50}")
     for f in failures:
         print("FAIL " + f)
     return 1 if failures else 0

@@ -27,7 +27,8 @@ MARKS_PER_SLOT = 3  # accesses drawn in one cell of one column; the rest are cou
 
 # The picture's geometry, in SVG user units.
 ROW = 18
-COLUMN = 118
+COLUMN = 136
+EMPTY_COLUMN = 48  # an interval with no access in the window
 LEFT = 64
 TOP = 84
 LABELS = 500  # room on the right for the racing pair's labels
@@ -119,9 +120,8 @@ def _line_name(file: str, line: int, lab_file: str, callers: dict) -> str:
         return "(no access)"
     if not file or file == lab_file:
         return f"line {line}"
-    name = f"{Path(file).name}:{line}"
     called = callers.get((file, line))
-    return name + (f"\ncalled from line {called}" if called else "")
+    return f"{Path(file).name}\nline {line}" + (f", called from line {called}" if called else "")
 
 
 def _racing_place(file: str, line: int, lab_file: str, callers: dict) -> str:
@@ -152,27 +152,30 @@ def layout(picture: dict, callers: dict | None = None) -> Drawing:
     if e != l and race_lines.index(e) > race_lines.index(l):
         race_lines.remove(e)
         race_lines.insert(race_lines.index(l), e)
+    lab_file = next((str(a.get("file", "")) for a in (later, earlier) if not str(a.get("file", "")).startswith("common/")),
+                    str(later.get("file", "")))
     d = Drawing(width=0, height=0, variable=str(picture.get("memory", {}).get("variable", "")), first_cell=first,
                 last_cell=first + cells - 1, variable_cells=int(picture.get("variable_cells", 0)),
                 element_bytes=int(picture.get("element_bytes", 0)), truncated=bool(picture.get("truncated")))
-    lab_file = next((str(a.get("file", "")) for a in (later, earlier) if not str(a.get("file", "")).startswith("common/")),
-                    str(later.get("file", "")))
     column_of: dict[tuple, dict] = {}
     x = LEFT
     barrier_of = {int(v["number"]): v.get("barrier") for v in picture.get("intervals", [])}
     for i, n in enumerate(numbers):
         if i > 0:
             b = barrier_of.get(n)
-            d.barriers.append({"x": x, "label": f"barrier at line {b['line']}" if b else "barrier"})
+            d.barriers.append({"x": x, "label": "barrier at " + _racing_place(str(b.get("file", "")), int(b.get("line", 0)),
+                                                                      lab_file, callers) if b else "barrier"})
         start = x
         for key in lines[n] or [("", 0)]:
-            column = {"x": x, "width": COLUMN, "interval": n, "file": key[0], "line": key[1],
-                      "head": _line_name(key[0], key[1], lab_file, callers).split("\n")}
+            width = COLUMN if key[1] else EMPTY_COLUMN
+            column = {"x": x, "width": width, "interval": n, "file": key[0], "line": key[1],
+                      "head": _line_name(key[0], key[1], lab_file, callers).split("\n") if key[1] else []}
             d.columns.append(column)
             column_of[(n, key)] = column
-            x += COLUMN
+            x += width
         d.intervals.append({"x": start, "width": x - start, "number": n, "race": n == race_interval,
-                            "title": f"interval {n}" + (" (the race)" if n == race_interval else "")})
+                            "title": (f"interval {n}" + (" (the race)" if n == race_interval else ""))
+                            if lines[n] else f"{n}"})
     grid_right = x
     race_cell = int(later["cell"])
     for r in range(cells):

@@ -120,8 +120,13 @@ def drawing_problems(dom: str, race: dict) -> list[str]:
 
 def browse(browser: str, page: Path, screenshot: Path | None = None, window: str = "1000,1700") -> str:
     """The document Chromium renders from `page` (and its screenshot, where asked for)."""
+    with tempfile.TemporaryDirectory(prefix="scanlab-chromium-") as profile:
+        return _browse(browser, page, screenshot, window, profile)
+
+
+def _browse(browser: str, page: Path, screenshot: Path | None, window: str, profile: str) -> str:
     flags = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
-             "--user-data-dir=" + tempfile.mkdtemp(prefix="scanlab-chromium-")]
+             "--user-data-dir=" + profile]
     url = page.resolve().as_uri()
     dom = subprocess.run(flags + ["--dump-dom", url], capture_output=True, text=True, timeout=120)
     if dom.returncode != 0 or "<html" not in dom.stdout:

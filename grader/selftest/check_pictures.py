@@ -139,6 +139,27 @@ def _browse(browser: str, page: Path, screenshot: Path | None, window: str, prof
     return dom.stdout
 
 
+def fixed_twin_problems(submission: Path, build_root: Path, jobs: str) -> list[str]:
+    """The reference of lab 02 (the known-bad kernels' fixed twin) graded with --pictures: full
+    marks, no test run again, a page with no picture."""
+    pages = build_root / "pictures-fixed"
+    shutil.rmtree(pages, ignore_errors=True)
+    proc = subprocess.run([str(HERE.parent / "grade"), "--submission", str(submission), "--build-root", str(build_root),
+                           "--jobs", jobs, "--color", "never", "--pictures", str(pages), "02"],
+                          capture_output=True, text=True)
+    page = pages / f"{submission.name}.html"
+    problems = []
+    if proc.returncode != 0:
+        problems.append(f"fixed twin: lab 02's reference failed with --pictures:\n{proc.stdout[-1500:]}")
+    if not page.is_file() or "<figure" in page.read_text():
+        problems.append(f"fixed twin: no page at {page}, or a picture on it")
+    again = sorted(p.name for p in build_root.glob("*/grade-logs/02-kogge-stone/picture-*"))
+    if again:
+        problems.append(f"fixed twin: tests of a passing lab were run again for pictures: {again[:4]}")
+    print(f"{'02/reference (fixed twin)':<50} {'ok' if not problems else 'FAILED':<7} page {page}")
+    return problems
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--build-root", required=True)
@@ -207,6 +228,8 @@ def main() -> int:
             width, height = (re.search(rf'{k}="([0-9.]+)"', figure).group(1) for k in ("width", "height"))
             browse(browser, alone, Path(args.screenshot_for_readme),
                    f"{int(float(width)) + 60},{int(float(height)) + 50}")
+    if not args.labs or "02" in args.labs:
+        failures += fixed_twin_problems(scratch, build_root, args.jobs)
     for f in failures:
         print("FAIL " + f)
     return 1 if failures else 0

@@ -85,7 +85,7 @@ void report_race(const AccessRecord<Shared>& p, const Thread* t, const AccessRec
     // Where it happened, as data, so that a grader can ask for its picture; and the picture,
     // where this run records one.
     f.memory = race_picture::subject_of(t, address);
-    if (race_picture::recording)
+    if (race_picture::recording.load(std::memory_order_relaxed))
       f.picture = race_picture::take(t, address, c_pc, c.by.flags(), p.by.thread(), p_pc, p.by.flags());
   }
   report(f);
@@ -368,7 +368,8 @@ inline void check_live_access(Thread* t, std::uintptr_t address, std::size_t byt
                               std::uintptr_t pc) {
   if ((flags & kWrite) && !(flags & kAtomic)) t->stored_since_yield = true;  // atomics count only when they change memory
   if (!race_check_enabled) return;
-  if (__builtin_expect(race_picture::recording, false)) race_picture::note(t, address, bytes, flags, pc);
+  if (__builtin_expect(race_picture::recording.load(std::memory_order_relaxed), false))
+    race_picture::note(t, address, bytes, flags, pc);
   check_races(t, address, bytes, flags, pc);
 }
 

@@ -16,7 +16,7 @@
 
 namespace scanlab::sim::detail::race_picture {
 
-bool recording = race_picture_request().wanted;
+std::atomic<bool> recording{race_picture_request().wanted};
 
 namespace {
 
@@ -40,7 +40,7 @@ struct Kept {
 
 // The recorder's state: only the followed block's threads touch it, and a block runs on one OS
 // thread at a time.
-std::uint32_t followed_run = 0;  // the race detector's run number of the followed block; 0: none
+std::atomic<std::uint32_t> followed_run{0};  // the race detector's run number of the followed block; 0: none
 bool resolved = false;           // the variable asked for was found in the block's shared memory
 std::uintptr_t variable_begin = 0;
 std::size_t variable_bytes = 0;
@@ -114,7 +114,7 @@ Completing completing;
 
 void complete() {
   completing.active = false;
-  recording = false;
+  recording.store(false, std::memory_order_relaxed);
   Finding* waiting = waiting_finding(ReportKind::race, completing.earlier_pc, completing.later_pc);
   if (waiting && waiting->picture) fill_accesses(*waiting->picture);
 }
@@ -123,10 +123,10 @@ void complete() {
 
 void begin_block(const Block& b) {
   if (completing.active) complete();
-  if (!recording) return;
+  if (!recording.load(std::memory_order_relaxed)) return;
   const RacePictureRequest& request = race_picture_request();
   if (b.index.x != request.block[0] || b.index.y != request.block[1] || b.index.z != request.block[2]) return;
-  followed_run = b.race.run;
+  followed_run.store(b.race.run, std::memory_order_relaxed);
   resolved = false;
   kept.clear();
   seen.clear();
@@ -138,7 +138,8 @@ void begin_block(const Block& b) {
 
 void note(const Thread* t, std::uintptr_t address, std::size_t bytes, std::uint8_t flags, std::uintptr_t pc) {
   const Block& b = *t->block;
-  if (b.race.run != followed_run || followed_run == 0) return;
+  const std::uint32_t followed = followed_run.load(std::memory_order_relaxed);
+  if (b.race.run != followed || followed == 0) return;
   if (completing.active && b.barrier.interval != completing.interval) return complete();
   if (b.barrier.interval != latest_interval) enter_interval(b);
   if (!memory::in_shared(address)) return;
@@ -159,7 +160,9 @@ void note(const Thread* t, std::uintptr_t address, std::size_t bytes, std::uint8
 std::optional<RacePicture> take(const Thread* t, std::uintptr_t address, std::uintptr_t pc, std::uint8_t flags,
                                 unsigned earlier_thread, std::uintptr_t earlier_pc, std::uint8_t earlier_flags) {
   const Block& b = *t->block;
-  if (!recording || completing.active || b.race.run != followed_run || !resolved) return std::nullopt;
+  if (!recording.load(std::memory_order_relaxed) || completing.active ||
+      b.race.run != followed_run.load(std::memory_order_relaxed) || !resolved)
+    return std::nullopt;
   if (address < variable_begin + window_begin || address >= variable_begin + window_end) return std::nullopt;
   // The first race asked for is the one drawn; its interval is still kept until it ends.
   completing = Completing{true, b.barrier.interval, earlier_pc, pc};

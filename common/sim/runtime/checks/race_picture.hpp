@@ -7,6 +7,7 @@
 // the setting pays one predictable branch per access.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -20,7 +21,9 @@ struct Thread;
 
 namespace scanlab::sim::detail::race_picture {
 
-extern bool recording;  // a picture is asked for and not yet taken
+// A picture is asked for and not yet taken. Read by every access on every OS thread, written by
+// the one that runs the followed block: relaxed, which costs a plain load.
+extern std::atomic<bool> recording;
 
 // A block starts: the recorder follows it if it is the block asked for (its last run, since a
 // program launches a kernel many times).

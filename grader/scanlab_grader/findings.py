@@ -9,7 +9,9 @@ the runner reads (runner.py). Nothing here reads report text: the records' field
 they are, and only their paths are written the student's way: a lab file relative to the
 submission (`02-kogge-stone/kogge_stone.cu:33`), never the build's staging copy, and a kit file
 relative to the kit (`common/include/scanlab/affine_map.hpp:47`). A check lists each place once,
-however many of its tests reached it.
+however many of its tests reached it. A race in shared memory also carries, as data, where it
+happened (`memory`: variable, byte, block) and, in a run that asked for it, its picture
+(`picture`), which pictures.py draws.
 """
 
 from __future__ import annotations

@@ -100,6 +100,27 @@ class LayoutTest(unittest.TestCase):
         self.assertEqual(d.more[0]["count"] + len(drawn_at_cell0), 7)
 
 
+class WindowTest(unittest.TestCase):
+    def test_a_long_array_is_drawn_as_the_window_the_record_gives(self):
+        p = picture()
+        p.update(first_cell=140, cells=32, variable_cells=300)
+        for a in p["accesses"] + p["racing"]:
+            a["cell"] += 140
+        d = pictures.layout(p)
+        self.assertEqual((d.rows[0]["cell"], d.rows[-1]["cell"], len(d.rows)), (140, 171, 32))
+        self.assertEqual([r["cell"] for r in d.rows if r["racing"]], [143])
+        self.assertTrue(all(d.rows[0]["y"] <= m.y <= d.rows[-1]["y"] + pictures.ROW for m in d.marks))
+
+
+class BatchPageTest(unittest.TestCase):
+    def test_a_batch_names_each_students_page_after_the_student(self):
+        from types import SimpleNamespace
+        from scanlab_grader.batch import Batch
+        self.assertEqual(Batch.page_name(SimpleNamespace(grade_args=["--pictures", "/tmp/p"]), "alice"),
+                         ["--page-name", "alice"])
+        self.assertEqual(Batch.page_name(SimpleNamespace(grade_args=[]), "alice"), [])
+
+
 class RecordTest(unittest.TestCase):
     def lab(self, status: str) -> LabResult:
         f = findings.from_record(record(False), REPO)

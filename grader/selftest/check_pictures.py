@@ -220,7 +220,7 @@ def main() -> int:
             # The README shows the picture alone: the page's first figure with the page's style.
             text = page.read_text()
             style = text[text.index("<style>"):text.index("</style>") + len("</style>")]
-            figure = text[text.index('<figure class="race-picture" id="picture-1">'):]
+            figure = text[text.rindex("<figure", 0, text.index('id="picture-1"')):]
             figure = figure[:figure.index("</figure>") + len("</figure>")]
             alone = pages / "picture-alone.html"
             alone.write_text(f"<!DOCTYPE html><html><head><meta charset='utf-8'>{style}</head>"

@@ -122,10 +122,17 @@ void complete() {
 }  // namespace
 
 void begin_block(const Block& b) {
-  if (completing.active) complete();
   if (!recording.load(std::memory_order_relaxed)) return;
   const RacePictureRequest& request = race_picture_request();
+  // Blocks start on several OS threads: only the block asked for, whose earlier run has ended
+  // (one launch runs at a time), touches the recorder's state.
   if (b.index.x != request.block[0] || b.index.y != request.block[1] || b.index.z != request.block[2]) return;
+  if (completing.active) {
+    // The race's block ended in its race's interval: its finding was printed with what was kept.
+    completing.active = false;
+    recording.store(false, std::memory_order_relaxed);
+    return;
+  }
   followed_run.store(b.race.run, std::memory_order_relaxed);
   resolved = false;
   kept.clear();

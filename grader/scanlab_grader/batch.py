@@ -142,6 +142,10 @@ class Outcome:
 
 
 class Batch:
+    def page_name(self, student: str) -> list[str]:
+        """With --pictures, the student's page is named after the student, not the folder unpacked."""
+        return ["--page-name", student] if "--pictures" in self.grade_args else []
+
     def __init__(self, submissions: Path, results: Path, labs: list[str], grade_args: list[str], workers: int,
                  student_timeout_s: float):
         self.submissions = submissions
@@ -207,7 +211,7 @@ class Batch:
         partial = report.with_suffix(".json.partial")
         cmd = [str(GRADE), "--submission", str(folder), "--stage-as", worker,
                "--build-root", str(work), "--format", "json", "--output", str(partial), "--color", "never",
-               *self.grade_args, *self.view_of(work), *self.labs]
+               *self.grade_args, *self.page_name(s.name), *self.view_of(work), *self.labs]
         log = self.reports / f"{s.name}.txt"
         try:
             with open(log, "wb") as out:
@@ -375,6 +379,8 @@ def main(args) -> int:
         print(f"grade: --batch {submissions} is not a directory", file=sys.stderr)
         return 2
     results = Path(args.results).resolve() if args.results else submissions.parent / f"{submissions.name}-grades"
+    if args.pictures is not None:
+        args.pictures = str(Path(args.pictures).resolve())  # each student's grading runs elsewhere
     try:
         students = students_in(submissions)
     except BatchError as e:

@@ -125,7 +125,7 @@ def main(args: argparse.Namespace) -> int:
     opts = Options(repo=REPO, backend=args.backend, submission=submission, build_root=build_root,
                    jobs=max(1, args.jobs), limits=limits, defines=args.cmake_define,
                    sanitize=not args.no_sanitizer, sanitizer=args.sanitizer_command,
-                   test_binaries=test_binaries, staged=staged)
+                   test_binaries=test_binaries, staged=staged, pictures=args.pictures is not None)
 
     try:
         build_root.mkdir(parents=True, exist_ok=True)
@@ -178,6 +178,16 @@ def main(args: argparse.Namespace) -> int:
             sys.stdout.write(render(report, "text", color, args.verbose))
     else:
         sys.stdout.write(render(report, args.format, color and args.format == "text", args.verbose))
+    if args.pictures is not None:
+        from .pictures import PicturesUnavailable, write_page
+        try:
+            page = write_page(report, Path(args.pictures).resolve(), args.page_name)
+        except PicturesUnavailable as e:
+            print(f"grade: {e}", file=sys.stderr)
+            return 2
+        # Where the page is, said on stdout after a text report (a JSON one stays parseable).
+        print(f"Page of this grading, with pictures of what failed: {page}",
+              file=sys.stdout if args.output or args.format == "text" else sys.stderr)
     if args.annotations is not None:
         from .annotations import annotations
         # Workflow commands are read from stdout and stderr alike; keep a report on stdout parseable.

@@ -9,7 +9,9 @@ the runner reads (runner.py). Nothing here reads report text: the records' field
 they are, and only their paths are written the student's way: a lab file relative to the
 submission (`02-kogge-stone/kogge_stone.cu:33`), never the build's staging copy, and a kit file
 relative to the kit (`common/include/scanlab/affine_map.hpp:47`). A check lists each place once,
-however many of its tests reached it.
+however many of its tests reached it. A race in shared memory also carries, as data, where it
+happened (`memory`: variable, byte, block) and, in a run that asked for it, its picture
+(`picture`), which pictures.py draws.
 """
 
 from __future__ import annotations
@@ -74,6 +76,11 @@ class Finding:
     count: int = 1  # how many times it was reported (tests, and runs within a test)
     # For a place in kit code: the lines of the student's file that called it (call_sites.py).
     called_from: list[Place] = field(default_factory=list)
+    # A race in shared memory: the variable, byte and block, as the record gives them ("memory"),
+    # which a run asked for the race's picture names (pictures.py); None for any other finding.
+    memory: dict | None = None
+    picture: dict | None = None  # the race's picture, where a run recorded one (pictures.py)
+    test: str = ""  # the test that first reported it
 
     @property
     def key(self) -> tuple:
@@ -88,6 +95,7 @@ class Finding:
         barrier (two warps racing at lines where this run saw two lanes of one warp), its fix
         is the one that fixes both."""
         self.count += other.count
+        self.picture = self.picture or other.picture
         if FIX_SCOPES.index(other.fix_scope) > FIX_SCOPES.index(self.fix_scope):
             self.fix, self.fix_scope = other.fix, other.fix_scope
 
@@ -156,6 +164,22 @@ def _place(party: dict, repo: Path | None) -> Place:
                  int(party.get("line", 0) or 0), str(party.get("function", "")), thread)
 
 
+def _picture(record: dict, repo: Path | None) -> dict | None:
+    """A race's picture as the record gives it (common/sim/runtime/findings/picture.hpp), its
+    files written the student's way; None where the record has none or it is malformed."""
+    picture = record.get("picture")
+    if not isinstance(picture, dict) or not isinstance(picture.get("racing"), list) or len(picture["racing"]) != 2:
+        return None
+    def placed(access: dict) -> dict:
+        return {**access, "file": student_path(str(access.get("file", "")), repo)}
+    out = dict(picture)
+    out["accesses"] = [placed(a) for a in picture.get("accesses", []) if isinstance(a, dict)]
+    out["racing"] = [placed(a) for a in picture["racing"] if isinstance(a, dict)]
+    out["intervals"] = [{**v, "barrier": placed(v["barrier"])} if isinstance(v.get("barrier"), dict) else dict(v)
+                        for v in picture.get("intervals", []) if isinstance(v, dict)]
+    return out if len(out["racing"]) == 2 else None
+
+
 def from_record(record: dict, repo: Path | None) -> Finding:
     """One finding from the simulator's record of it (the fields json_record writes)."""
     def text(key: str) -> str:
@@ -168,7 +192,9 @@ def from_record(record: dict, repo: Path | None) -> Finding:
         places=[_place(p, repo) for p in record.get("parties", []) if isinstance(p, dict)],
         details=[student_paths_in(str(d), repo) for d in record.get("details", [])],
         location=text("location"), fix=text("fix"), reproduce=str(record.get("reproduce", "") or ""),
-        fix_scope=scope if (scope := str(record.get("fix_scope", "") or "")) in FIX_SCOPES else "")
+        fix_scope=scope if (scope := str(record.get("fix_scope", "") or "")) in FIX_SCOPES else "",
+        memory=memory if isinstance(memory := record.get("memory"), dict) else None,
+        picture=_picture(record, repo))
 
 
 def from_records(records: list[dict], repo: Path | None) -> list[Finding]:

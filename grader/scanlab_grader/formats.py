@@ -198,7 +198,7 @@ def _finding_doc(f: findings_of.Finding) -> dict:
     return {"kind": f.kind, "error": f.error, "headline": f.headline, "count": f.count,
             "places": [{"role": p.role, "file": p.file, "line": p.line} for p in f.places],
             "called_from": [{"file": p.file, "line": p.line} for p in f.called_from],
-            "location": f.location, "fix": f.fix}
+            "location": f.location, "fix": f.fix, **({"picture": f.picture} if f.picture else {})}
 
 
 def render_json(report: Report) -> str:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from scanlab_build import BuildResult, BuildTree, earlier_labs_dir, first_errors
 
-from . import call_sites, findings as findings_of, gtest_filter, symbol_screen, unstarted
+from . import call_sites, findings as findings_of, gtest_filter, pictures, symbol_screen, unstarted
 from .manifest import Check, Lab
 from .runner import NOT_OURS, Limits, SuiteRun, TestOutcome, run_suite, signal_name
 
@@ -107,6 +107,7 @@ class Options:
     sanitizer: str = "compute-sanitizer"
     test_binaries: dict[str, Path] = field(default_factory=dict)  # lab number -> prebuilt program
     staged: dict = field(default_factory=dict)  # lab number -> submission.StagedLab (what was taken)
+    pictures: bool = False  # a test that failed with a race runs again to record its picture (pictures.py)
 
 
 def _one_line(text: str, limit: int = MAX_REASON) -> str:
@@ -253,7 +254,9 @@ def _findings(outcomes: list[TestOutcome], repo: Path | None,
     called it."""
     found: list[findings_of.Finding] = []
     for o in outcomes:
-        found += findings_of.from_records(o.findings, repo)
+        for f in findings_of.from_records(o.findings, repo):
+            f.test = o.name
+            found.append(f)
     return call_sites.attribute(findings_of.merge(found), sites)
 
 
@@ -557,4 +560,11 @@ def _grade_lab(lab: Lab, opts: Options, tree: BuildTree | None, configure_error:
         for r in lab_result.checks:
             if r.status == "pass":
                 r.status, r.kind, r.reason = "fail", "crash", _one_line(suite.error)
+    if opts.pictures and opts.backend == "sim":
+        def run_again(test: str, request: str, number: int) -> list[dict]:
+            again = run_suite(cmd_for, env={**env, pictures.REQUEST_ENV: request}, cwd=binary.parent,
+                              log_dir=log_dir, limits=limits, only=[test], repo=opts.repo, label=f"picture-{number}")
+            outcome = again.outcomes.get(test)
+            return outcome.findings if outcome is not None else []
+        pictures.record(lab_result, run_again, opts.repo)
     return lab_result

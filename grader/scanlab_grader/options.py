@@ -30,6 +30,9 @@ def parser() -> argparse.ArgumentParser:
                    help='directory laid out like labs/ (default: labs; "solutions" grades the references)')
     p.add_argument("--format", choices=FORMATS, default="text")
     p.add_argument("--output", metavar="FILE", help="write the report here (the text table still goes to stdout)")
+    p.add_argument("--pictures", metavar="DIR", default=None,
+                   help="write one HTML page per graded submission here (NAME.html): the lab table, the findings, "
+                        "and the picture of each race (a failed test is run once more to record it)")
     p.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
                    help="parallel build jobs (default: all cores); with --batch: students graded at once (default 1)")
     batch = p.add_argument_group("grading a class (grader/README.md, 'Batch grading')")
@@ -54,6 +57,7 @@ def parser() -> argparse.ArgumentParser:
                         "labs' tests) in BUILD_ROOT/prebuilt, and grade nothing: later grading with the same "
                         "--build-root compiles only the submission's own files (a platform's image does this once)")
     p.add_argument("--stage-as", default=None, help=argparse.SUPPRESS)
+    p.add_argument("--page-name", default=None, help=argparse.SUPPRESS)  # --pictures' page: NAME.html (batch)
     p.add_argument("--build-root", metavar="DIR", help="where build trees go (default: <repo>/build/grade)")
     p.add_argument("--timeout", type=float, default=60.0, metavar="S",
                    help="wall-time limit of one test in seconds (default 60)")

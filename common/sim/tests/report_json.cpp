@@ -154,6 +154,30 @@ std::array<unsigned, 3> index3(const Json& v) {
           static_cast<unsigned>(v.array[2].number)};
 }
 
+ReportMemory to_memory(const Json& m) {
+  if (m.at("space").string != "shared") throw std::runtime_error("memory space '" + m.at("space").string + "'");
+  return ReportMemory{m.at("variable").string, static_cast<std::size_t>(m.at("byte").number), index3(m.at("block"))};
+}
+
+PictureAccess to_access(const Json& a) {
+  return PictureAccess{static_cast<long>(a.at("cell").number), static_cast<unsigned>(a.at("interval").number),
+                       static_cast<unsigned>(a.at("thread").number), a.at("role").string,
+                       static_cast<unsigned>(a.at("line").number)};
+}
+
+ReportPicture to_picture(const Json& p) {
+  ReportPicture picture;
+  picture.memory = to_memory(p.at("memory"));
+  picture.first_cell = static_cast<long>(p.at("first_cell").number);
+  picture.cells = static_cast<long>(p.at("cells").number);
+  for (const Json& v : p.at("intervals").array) picture.intervals.push_back(static_cast<unsigned>(v.at("number").number));
+  for (const Json& a : p.at("accesses").array) picture.accesses.push_back(to_access(a));
+  const std::vector<Json>& racing = p.at("racing").array;
+  if (racing.size() != 2) throw std::runtime_error("a picture's racing pair has " + std::to_string(racing.size()) + " accesses");
+  picture.racing = {to_access(racing[0]), to_access(racing[1])};
+  return picture;
+}
+
 JsonReport to_report(const Json& j) {
   JsonReport r;
   r.kind = j.at("kind").string;
@@ -172,6 +196,8 @@ JsonReport to_report(const Json& j) {
     if (p.has("thread")) party.thread = index3(p.at("thread"));
     r.parties.push_back(party);
   }
+  if (j.has("memory")) r.memory = to_memory(j.at("memory"));
+  if (j.has("picture")) r.picture = to_picture(j.at("picture"));
   return r;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,6 +18,30 @@ struct ReportParty {
   std::optional<std::array<unsigned, 3>> thread;
 };
 
+// A race in shared memory: where it happened ("memory"), what a run asked for its picture names.
+struct ReportMemory {
+  std::string variable;
+  std::size_t byte = 0;
+  std::array<unsigned, 3> block{};
+};
+
+// One access of a race's picture (SCANLAB_SIM_RACE_PICTURE): cell, barrier interval, thread, line.
+struct PictureAccess {
+  long cell = 0;
+  unsigned interval = 0;
+  unsigned thread = 0;
+  std::string role;
+  unsigned line = 0;
+};
+
+struct ReportPicture {
+  ReportMemory memory;
+  long first_cell = 0, cells = 0;
+  std::vector<unsigned> intervals;  // their numbers, oldest first
+  std::vector<PictureAccess> accesses;
+  std::array<PictureAccess, 2> racing;  // the earlier access, then the later one
+};
+
 struct JsonReport {
   std::string kind;  // "race", "barrier-divergence", ...
   bool error = true;
@@ -24,6 +49,8 @@ struct JsonReport {
   std::vector<ReportParty> parties;
   std::string location;  // the buffer or variable and the byte; may be empty
   std::string fix;       // what would fix it; may be empty
+  std::optional<ReportMemory> memory;
+  std::optional<ReportPicture> picture;
 };
 
 // Parses a file of JSON lines; throws std::runtime_error with the line number on malformed input.

@@ -58,7 +58,29 @@ Schedule& mutable_schedule() {
   return s;
 }
 
+// "shared:BYTE:X,Y,Z:VARIABLE"; the variable's name comes last, since it may hold any character.
+RacePictureRequest picture_request_from_environment() {
+  RacePictureRequest r;
+  const char* v = std::getenv("SCANLAB_SIM_RACE_PICTURE");
+  if (!v || !*v) return r;
+  unsigned long long byte = 0;
+  unsigned x = 0, y = 0, z = 0;
+  int consumed = 0;
+  if (std::sscanf(v, "shared:%llu:%u,%u,%u:%n", &byte, &x, &y, &z, &consumed) != 4 || consumed == 0 || !v[consumed])
+    bad_setting("SCANLAB_SIM_RACE_PICTURE", v, "shared:BYTE:X,Y,Z:VARIABLE (a race's record, \"memory\")");
+  r.wanted = true;
+  r.byte = static_cast<std::size_t>(byte);
+  r.block[0] = x, r.block[1] = y, r.block[2] = z;
+  r.variable = v + consumed;
+  return r;
+}
+
 }  // namespace
+
+const RacePictureRequest& race_picture_request() {
+  static const RacePictureRequest request = picture_request_from_environment();
+  return request;
+}
 
 const char* block_order_name(Schedule::BlockOrder order) {
   switch (order) {

@@ -1,6 +1,7 @@
 // The scheduling choices a launch runs under, and the random stream they draw from.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -25,6 +26,20 @@ inline bool may_admit_to_fit(const Schedule& s) { return s.resident_blocks == 0;
 
 // "forward", "reverse", "random": as SCANLAB_SIM_BLOCK_ORDER spells it.
 const char* block_order_name(Schedule::BlockOrder order);
+
+// SCANLAB_SIM_RACE_PICTURE=shared:BYTE:X,Y,Z:VARIABLE asks for the picture of a race: the
+// accesses of block (X,Y,Z) to a window of the shared variable VARIABLE (as reports name it:
+// `extern __shared__ (dynamic)` for the dynamic part) around byte BYTE, over the barrier
+// interval of the first race there and the two before it (checks/race_picture.hpp). A grader
+// sets it when it runs again a test that failed with a race, from that race's record ("memory");
+// unset, nothing is recorded.
+struct RacePictureRequest {
+  bool wanted = false;
+  unsigned block[3] = {0, 0, 0};
+  std::size_t byte = 0;
+  std::string variable;
+};
+const RacePictureRequest& race_picture_request();
 
 // "SCANLAB_SIM_SEED=1 SCANLAB_SIM_BLOCK_ORDER=reverse ...": what reproduces this run.
 std::string describe_schedule();

@@ -15,6 +15,7 @@
 
 #include "checks/memory_check.hpp"
 #include "checks/memory_order.hpp"
+#include "checks/race_picture.hpp"
 #include "checks/race_report.hpp"
 #include "checks/race_rule.hpp"
 #include "findings/report.hpp"
@@ -79,7 +80,15 @@ void report_race(const AccessRecord<Shared>& p, const Thread* t, const AccessRec
   if constexpr (!Shared) {
     if (earlier.block != t->block->linear) between_blocks = memory_order::relation(t, stamp_of(p));
   }
-  report(race_finding(earlier, t, c_pc, c.by.flags(), address, Shared, verdict, between_blocks));
+  Finding f = race_finding(earlier, t, c_pc, c.by.flags(), address, Shared, verdict, between_blocks);
+  if constexpr (Shared) {
+    // Where it happened, as data, so that a grader can ask for its picture; and the picture,
+    // where this run records one.
+    f.memory = race_picture::subject_of(t, address);
+    if (race_picture::recording.load(std::memory_order_relaxed))
+      f.picture = race_picture::take(t, address, c_pc, c.by.flags(), p.by.thread(), p_pc, p.by.flags());
+  }
+  report(f);
 }
 
 // The other reader a write also races with, perhaps of another warp than the one just reported:
@@ -175,6 +184,7 @@ void begin_block(Block& b) {
     b.race.run = next_run.fetch_add(1, std::memory_order_relaxed);
   }
   b.race.segment = 0;
+  race_picture::begin_block(b);
   // Lane clocks carry over from the slot's previous block: they hold __syncwarp generations of
   // this slot, which only grow, so every one a thread knows is below the generation of any
   // access of the new block. So a block starts without clearing 128 bytes a thread, unless the
@@ -357,7 +367,10 @@ __attribute__((noinline)) void check_races(Thread* t, std::uintptr_t address, st
 inline void check_live_access(Thread* t, std::uintptr_t address, std::size_t bytes, std::uint8_t flags,
                               std::uintptr_t pc) {
   if ((flags & kWrite) && !(flags & kAtomic)) t->stored_since_yield = true;  // atomics count only when they change memory
-  if (race_check_enabled) check_races(t, address, bytes, flags, pc);
+  if (!race_check_enabled) return;
+  if (__builtin_expect(race_picture::recording.load(std::memory_order_relaxed), false))
+    race_picture::note(t, address, bytes, flags, pc);
+  check_races(t, address, bytes, flags, pc);
 }
 
 __attribute__((noinline)) void check_irregular_access(Thread* t, std::uintptr_t address, std::size_t bytes,

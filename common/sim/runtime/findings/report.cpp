@@ -65,6 +65,16 @@ int find_object(dl_phdr_info* info, std::size_t, void* data) {
   return 0;
 }
 
+std::string json_index(uint3 v) {
+  return "[" + std::to_string(v.x) + "," + std::to_string(v.y) + "," + std::to_string(v.z) + "]";
+}
+
+void json_string(std::ostringstream& o, const char* key, const std::string& value) {
+  o << ",\"" << key << "\":\"" << json_escape(value) << "\"";
+}
+
+}  // namespace
+
 std::string json_escape(const std::string& s) {
   std::string out;
   for (char c : s) {
@@ -85,16 +95,6 @@ std::string json_escape(const std::string& s) {
   }
   return out;
 }
-
-std::string json_index(uint3 v) {
-  return "[" + std::to_string(v.x) + "," + std::to_string(v.y) + "," + std::to_string(v.z) + "]";
-}
-
-void json_string(std::ostringstream& o, const char* key, const std::string& value) {
-  o << ",\"" << key << "\":\"" << json_escape(value) << "\"";
-}
-
-}  // namespace
 
 const char* to_string(FixScope scope) {
   switch (scope) {
@@ -126,6 +126,8 @@ std::string json_record(const Finding& f, unsigned number) {
   o << "]";
   json_string(o, "fix", f.fix);
   if (f.fix_scope != FixScope::none) json_string(o, "fix_scope", to_string(f.fix_scope));
+  if (f.memory) o << ",\"memory\":" << memory_subject_json(*f.memory);
+  if (f.picture) o << ",\"picture\":" << picture_json(*f.picture);
   json_string(o, "reproduce", describe_schedule());
   o << ",\"seed\":" << get_schedule().seed << "}";
   return o.str();

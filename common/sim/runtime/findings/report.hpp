@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "base/site.hpp"
+#include "findings/picture.hpp"
+#include "findings/source_location.hpp"
 #include "scanlab/sim/cuda.hpp"
 #include "scanlab/sim/diagnostics.hpp"
 
@@ -16,12 +18,6 @@ namespace scanlab::sim::detail {
 
 struct Thread;
 
-struct SourceLocation {
-  std::string file;
-  unsigned line = 0;
-  std::string function;
-  std::string text() const;
-};
 
 // One side of a finding: an access, a barrier, a spin-wait.
 struct Party {
@@ -49,13 +45,16 @@ struct Finding {
   std::vector<std::string> details;  // the evidence, in words
   std::string fix;       // what would fix it, when the simulator knows; may be empty
   FixScope fix_scope = FixScope::none;  // what the fix orders, where it is a barrier
+  std::optional<MemorySubject> memory;  // a race in shared memory: the variable, byte and block
+  std::optional<RacePicture> picture;   // recorded on request only (SCANLAB_SIM_RACE_PICTURE)
 };
 
 // The finding as one JSON object on one line (the format of $SCANLAB_SIM_REPORT_JSON):
 // number (its place among the findings this process printed; 0 for one not printed yet), kind,
 // severity, headline, parties (role, file, line, function, and block and thread for a kernel's
-// side), location, details, fix, fix_scope (warp or block, where the fix is a barrier), reproduce
-// (the settings that run the same schedule) and seed.
+// side), location, details, fix, fix_scope (warp or block, where the fix is a barrier), memory
+// and picture (a race in shared memory: findings/picture.hpp), reproduce (the settings that run
+// the same schedule) and seed.
 std::string json_record(const Finding& finding, unsigned number);
 
 SourceLocation locate(std::uintptr_t return_address);  // a code address in the program, via addr2line
@@ -121,5 +120,7 @@ bool first_time(ReportKind kind, std::uintptr_t a, std::uintptr_t b);
 bool first_time_at(ReportKind kind, const SourceLocation& where, std::uintptr_t pc);
 
 std::string format_index(uint3 v);
+// A string's characters as a JSON string literal holds them (without the quotes).
+std::string json_escape(const std::string& s);
 
 }  // namespace scanlab::sim::detail

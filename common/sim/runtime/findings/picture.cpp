@@ -1,0 +1,58 @@
+#include "findings/picture.hpp"
+
+#include <sstream>
+
+#include "findings/report.hpp"
+
+namespace scanlab::sim::detail {
+namespace {
+
+void write_place(std::ostringstream& o, const SourceLocation& where) {
+  o << "\"file\":\"" << json_escape(where.file) << "\",\"line\":" << where.line;
+}
+
+void write_access(std::ostringstream& o, const PictureAccess& a) {
+  o << "{\"cell\":" << a.cell << ",\"interval\":" << a.interval << ",\"thread\":" << a.thread << ",\"role\":\""
+    << json_escape(a.role) << "\",";
+  write_place(o, a.where);
+  o << "}";
+}
+
+}  // namespace
+
+std::string memory_subject_json(const MemorySubject& s) {
+  std::ostringstream o;
+  o << "{\"space\":\"shared\",\"variable\":\"" << json_escape(s.variable) << "\",\"byte\":" << s.byte
+    << ",\"block\":[" << s.block[0] << "," << s.block[1] << "," << s.block[2] << "]}";
+  return o.str();
+}
+
+std::string picture_json(const RacePicture& p) {
+  std::ostringstream o;
+  o << "{\"kind\":\"race\",\"memory\":" << memory_subject_json(p.subject) << ",\"element_bytes\":" << p.element_bytes
+    << ",\"first_cell\":" << p.first_cell << ",\"cells\":" << p.cells << ",\"variable_cells\":" << p.variable_cells
+    << ",\"intervals\":[";
+  for (std::size_t i = 0; i < p.intervals.size(); ++i) {
+    const PictureInterval& v = p.intervals[i];
+    o << (i ? "," : "") << "{\"number\":" << v.number;
+    if (v.barrier_known) {
+      o << ",\"barrier\":{";
+      write_place(o, v.barrier);
+      o << "}";
+    }
+    o << "}";
+  }
+  o << "],\"accesses\":[";
+  for (std::size_t i = 0; i < p.accesses.size(); ++i) {
+    if (i) o << ",";
+    write_access(o, p.accesses[i]);
+  }
+  o << "],\"racing\":[";
+  write_access(o, p.racing[0]);
+  o << ",";
+  write_access(o, p.racing[1]);
+  o << "],\"truncated\":" << (p.truncated ? "true" : "false") << "}";
+  return o.str();
+}
+
+}  // namespace scanlab::sim::detail

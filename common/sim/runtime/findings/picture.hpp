@@ -1,0 +1,59 @@
+// What a race's picture is drawn from: the accesses of one block to a window of cells of the
+// racing variable over a few barrier intervals, and the two accesses that raced. Data only:
+// the race detector fills it (checks/race_picture.hpp), json_record writes it as the finding's
+// "picture", and the grader draws it (grader/scanlab_grader/pictures.py).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "findings/source_location.hpp"
+
+namespace scanlab::sim::detail {
+
+// Where in memory a finding happened, in the program's terms: a shared variable of a block and
+// a byte of it. A race's record carries it ("memory"), so that a grader can ask a run again for
+// that race's picture (SCANLAB_SIM_RACE_PICTURE, base/settings.hpp) without reading any text.
+struct MemorySubject {
+  std::string variable;  // as reports name it: "XY", "extern __shared__ (dynamic)"
+  std::size_t byte = 0;  // of the variable
+  unsigned block[3] = {0, 0, 0};
+};
+
+// One access in the picture: which cell (element of the variable), in which barrier interval of
+// the block, by which thread (its linear index in the block), reading or writing, at which line.
+struct PictureAccess {
+  long cell = 0;
+  std::uint32_t interval = 0;
+  unsigned thread = 0;
+  std::string role;  // "read", "write", "atomic"
+  SourceLocation where;
+};
+
+// A barrier interval of the block: its number (barriers crossed + 1) and, where the recorder saw
+// it, the barrier that began it.
+struct PictureInterval {
+  std::uint32_t number = 0;
+  bool barrier_known = false;
+  SourceLocation barrier;
+};
+
+struct RacePicture {
+  MemorySubject subject;
+  unsigned element_bytes = 4;  // a cell: the size of the racing access
+  long first_cell = 0;         // the window: cells [first_cell, first_cell + cells)
+  long cells = 0;
+  long variable_cells = 0;     // cells in the whole variable
+  std::vector<PictureInterval> intervals;  // oldest first; the last is the race's
+  std::vector<PictureAccess> accesses;     // in the order they happened (each once per interval)
+  PictureAccess racing[2];                 // the earlier access, then the later one
+  bool truncated = false;                  // more accesses than the recorder keeps
+};
+
+// The picture as one JSON object (the value of a record's "picture").
+std::string picture_json(const RacePicture& picture);
+std::string memory_subject_json(const MemorySubject& subject);
+
+}  // namespace scanlab::sim::detail

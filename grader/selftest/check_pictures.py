@@ -1,0 +1,239 @@
+"""The page `grade --pictures` writes, as a browser shows it: headless Chromium renders the page
+of a known-bad kernel's race (lab 02's in-place scan with its read/write barrier removed, lab
+07's with the barrier after the hand-off removed), and the rendered document must draw the
+racing pair at the cell, threads and lines the race's record names, and mark the missing
+barrier between those lines. The same page with its highlighting broken must fail the same
+reading, so the reading can fail. A screenshot of each page is kept.
+
+Usage: check_pictures.py --build-root DIR [--jobs N] [--screenshot-for-readme PATH]
+Exit status 77 (ctest: skipped) where Chromium is not installed."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from html.parser import HTMLParser
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[1]
+sys.path.insert(0, str(HERE.parent))
+
+from scanlab_grader import manifest, solution_source  # noqa: E402
+
+SKIP = 77
+# (lab, known-bad kernel): the races drawn.
+CASES = (("02", "missing-barrier-between-read-and-write"), ("07", "missing-barrier-after-handoff"))
+BROWSERS = ("chromium", "chromium-browser")
+
+
+class Elements(HTMLParser):
+    """Every element of the rendered document with its classes and data- attributes, and the
+    text inside each `racing` group."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: list[dict] = []
+        self._open: list[dict] = []
+        self._figure = ""  # the id of the figure the parser is in
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "figure":
+            self._figure = dict(attrs).get("id") or "figure"
+        element = {"tag": tag, "classes": (dict(attrs).get("class") or "").split(), "text": "",
+                   "figure": self._figure, **{k: v for k, v in attrs if k.startswith("data-")}}
+        self.found.append(element)
+        if tag not in ("circle", "rect", "line", "path", "stop", "br", "meta"):
+            self._open.append(element)
+
+    def handle_startendtag(self, tag, attrs):
+        self.handle_starttag(tag, attrs)
+        if self._open and self._open[-1]["tag"] == tag:
+            self._open.pop()
+
+    def handle_endtag(self, tag):
+        if tag == "figure":
+            self._figure = ""
+        for i in range(len(self._open) - 1, -1, -1):
+            if self._open[i]["tag"] == tag:
+                del self._open[i:]
+                break
+
+    def handle_data(self, data):
+        for element in self._open:
+            element["text"] += data
+
+    def with_class(self, name: str, figure: str | None = None) -> list[dict]:
+        return [e for e in self.found if name in e["classes"] and (figure is None or e["figure"] == figure)]
+
+
+def drawing_problems(dom: str, race: dict) -> list[str]:
+    """What the rendered page fails to draw of `race` (a finding of grade's JSON report, with the
+    picture the simulator recorded: its racing pair's lines, threads and cell)."""
+    page = Elements()
+    page.feed(dom)
+    problems = []
+    pair = race["picture"]["racing"]
+    if sorted(a["line"] for a in pair) != sorted(p["line"] for p in race["places"]):
+        problems.append(f"the picture's racing pair is at lines {[a['line'] for a in pair]}, the finding's at "
+                        f"{[p['line'] for p in race['places']]}")
+    want = sorted((str(a["line"]), str(a["thread"])) for a in pair)
+    # The race's figure: the one whose highlighted pair is at the record's lines and threads.
+    figures = {e["figure"] for e in page.found if e["tag"] == "figure"}
+    drawn_in = {f: sorted((e.get("data-line", ""), e.get("data-thread", "")) for e in page.with_class("racing", f))
+                for f in figures}
+    figure = next((f for f, drawn in drawn_in.items() if drawn == want), None)
+    if figure is None:
+        return [f"no picture highlights the racing pair at (line, thread) {want}; highlighted: "
+                f"{sorted(drawn_in.values())}"]
+    racing = page.with_class("racing", figure)
+    cells = {e.get("data-cell") for e in racing}
+    if cells != {str(pair[0]["cell"])}:
+        problems.append(f"the racing pair is drawn at cells {sorted(cells)}, the record's is {pair[0]['cell']}")
+    rows = page.with_class("racing-row", figure)
+    if [r.get("data-cell") for r in rows] != list(cells)[:1]:
+        problems.append(f"the racing cell's row is marked at {[r.get('data-cell') for r in rows]}, not {cells}")
+    for e in racing:
+        label = f"by thread {e.get('data-thread')} at line {e.get('data-line')}"
+        if label not in " ".join(e["text"].split()):
+            problems.append(f"no label '{label}' beside the racing access")
+    missing = page.with_class("missing-barrier", figure)
+    if len(missing) != 1:
+        problems.append(f"{len(missing)} missing-barrier marks, expected 1")
+    else:
+        m = missing[0]
+        lines = sorted([m.get("data-after-line", ""), m.get("data-before-line", "")])
+        if lines != sorted(str(p["line"]) for p in race["places"]):
+            problems.append(f"the missing barrier is marked between lines {lines}, the race is between "
+                            f"{sorted(str(p['line']) for p in race['places'])}")
+        if m.get("data-interval") != racing[0].get("data-interval"):
+            problems.append("the missing barrier is not marked in the race's interval")
+        if "missing barrier" not in m["text"]:
+            problems.append("the missing barrier's mark says nothing")
+    return problems
+
+
+def browse(browser: str, page: Path, screenshot: Path | None = None, window: str = "1000,1700") -> str:
+    """The document Chromium renders from `page` (and its screenshot, where asked for)."""
+    with tempfile.TemporaryDirectory(prefix="scanlab-chromium-") as profile:
+        return _browse(browser, page, screenshot, window, profile)
+
+
+def _browse(browser: str, page: Path, screenshot: Path | None, window: str, profile: str) -> str:
+    flags = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
+             "--user-data-dir=" + profile]
+    url = page.resolve().as_uri()
+    dom = subprocess.run(flags + ["--dump-dom", url], capture_output=True, text=True, timeout=120)
+    if dom.returncode != 0 or "<html" not in dom.stdout:
+        raise RuntimeError(f"{browser} --dump-dom failed ({dom.returncode}): {dom.stderr[-1500:]}")
+    if screenshot is not None:
+        shot = subprocess.run(flags + ["--hide-scrollbars", f"--window-size={window}", f"--screenshot={screenshot}",
+                                       url], capture_output=True, text=True, timeout=120)
+        if shot.returncode != 0 or not screenshot.is_file():
+            raise RuntimeError(f"{browser} --screenshot failed ({shot.returncode}): {shot.stderr[-1500:]}")
+    return dom.stdout
+
+
+def fixed_twin_problems(submission: Path, build_root: Path, jobs: str) -> list[str]:
+    """The reference of lab 02 (the known-bad kernels' fixed twin) graded with --pictures: full
+    marks, no test run again, a page with no picture."""
+    pages = build_root / "pictures-fixed"
+    shutil.rmtree(pages, ignore_errors=True)
+    proc = subprocess.run([str(HERE.parent / "grade"), "--submission", str(submission), "--build-root", str(build_root),
+                           "--jobs", jobs, "--color", "never", "--pictures", str(pages), "02"],
+                          capture_output=True, text=True)
+    page = pages / f"{submission.name}.html"
+    problems = []
+    if proc.returncode != 0:
+        problems.append(f"fixed twin: lab 02's reference failed with --pictures:\n{proc.stdout[-1500:]}")
+    if not page.is_file() or "<figure" in page.read_text():
+        problems.append(f"fixed twin: no page at {page}, or a picture on it")
+    again = sorted(p.name for p in build_root.glob("*/grade-logs/02-kogge-stone/picture-*"))
+    if again:
+        problems.append(f"fixed twin: tests of a passing lab were run again for pictures: {again[:4]}")
+    print(f"{'02/reference (fixed twin)':<50} {'ok' if not problems else 'FAILED':<7} page {page}")
+    return problems
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--build-root", required=True)
+    p.add_argument("--jobs", default="2")
+    p.add_argument("--screenshot-for-readme", default=None, metavar="PATH",
+                   help="also copy lab 02's screenshot here (the grader README's picture)")
+    p.add_argument("labs", nargs="*", metavar="LAB", help="only these labs' cases (default: all)")
+    args = p.parse_args()
+    browser = next((shutil.which(b) for b in BROWSERS if shutil.which(b)), None)
+    if browser is None:
+        print("skipped: Chromium is not installed (common/bin/prerequisites check installs it)")
+        return SKIP
+    build_root = Path(args.build_root).resolve()
+    scratch = build_root / "pictures-submission"
+    shutil.rmtree(scratch, ignore_errors=True)
+    shutil.copytree(REPO / "solutions", scratch, symlinks=True)
+    labs = manifest.discover(REPO / "grader" / "labs")
+    failures = []
+    for number, name in CASES:
+        if args.labs and number not in args.labs:
+            continue
+        lab = labs[number]
+        m = next(m for m in lab.mutants if m.name == name)
+        source = solution_source.parse(REPO / "solutions" / lab.dir / m.file)
+        target = scratch / lab.dir / m.file
+        target.write_text(source.edited(m.at, m.find, m.replace))
+        named = source.line_after_edit(m.names or m.at, m.at, m.find, m.replace)
+        pages = build_root / f"pictures-{number}"
+        shutil.rmtree(pages, ignore_errors=True)
+        report = build_root / f"pictures-{number}.json"
+        proc = subprocess.run([str(HERE.parent / "grade"), "--submission", str(scratch), "--build-root", str(build_root),
+                               "--jobs", args.jobs, "--format", "json", "--output", str(report), "--color", "never",
+                               "--pictures", str(pages), number], capture_output=True, text=True)
+        target.write_text(source.text)
+        label = f"{number}/{name}"
+        page = pages / f"{scratch.name}.html"
+        if not page.is_file() or str(page) not in proc.stdout:
+            failures.append(f"{label}: grade wrote no page at {page}, or did not print its path "
+                            f"(exit status {proc.returncode}):\n{proc.stdout[-800:]}{proc.stderr[-1500:]}")
+            continue
+        doc = json.loads(report.read_text())
+        races = [f for c in doc["labs"][0]["checks"] for f in c["findings"]
+                 if f["kind"] == "race" and any(pl["line"] == named for pl in f["places"]) and f.get("picture")]
+        if not races:
+            failures.append(f"{label}: no race at line {named} with a picture in grade's report")
+            continue
+        screenshot = build_root / f"pictures-{number}.png"
+        dom = browse(browser, page, screenshot)
+        problems = drawing_problems(dom, races[0])
+        failures += [f"{label}: {pr}" for pr in problems]
+        # The reading must reject a page whose racing pair is not highlighted.
+        broken = pages / "broken-highlighting.html"
+        broken.write_text(page.read_text().replace('class="racing ', 'class="access '))
+        if not drawing_problems(browse(browser, broken), races[0]):
+            failures.append(f"{label}: a page with the racing pair not highlighted passed the reading")
+        print(f"{label:<50} {'ok' if not problems else 'FAILED':<7} page {page}, screenshot {screenshot}")
+        if number == "02" and args.screenshot_for_readme and not problems:
+            # The README shows the picture alone: the page's first figure with the page's style.
+            text = page.read_text()
+            style = text[text.index("<style>"):text.index("</style>") + len("</style>")]
+            figure = text[text.rindex("<figure", 0, text.index('id="picture-1"')):]
+            figure = figure[:figure.index("</figure>") + len("</figure>")]
+            alone = pages / "picture-alone.html"
+            alone.write_text(f"<!DOCTYPE html><html><head><meta charset='utf-8'>{style}</head>"
+                             f"<body style='margin:0.5em'>{figure}</body></html>")
+            width, height = (re.search(rf'{k}="([0-9.]+)"', figure).group(1) for k in ("width", "height"))
+            browse(browser, alone, Path(args.screenshot_for_readme),
+                   f"{int(float(width)) + 60},{int(float(height)) + 50}")
+    if not args.labs or "02" in args.labs:
+        failures += fixed_twin_problems(scratch, build_root, args.jobs)
+    for f in failures:
+        print("FAIL " + f)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

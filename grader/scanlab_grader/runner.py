@@ -71,8 +71,9 @@ class SuiteRun:
     runs: int = 0
 
 
-# Signals a test program may die of that the grader did not send, with nothing the simulator
-# found behind them: the test is run once more before anyone is charged. SIGKILL cannot come
+# Signals a test program may die of that the grader did not send, with no error the simulator
+# found behind them (warnings explain no crash): the test is run once more before anyone is
+# charged. SIGKILL cannot come
 # from a fault of the code: another process sent it (the kernel's out-of-memory killer, an
 # operator), so a test killed by it twice is not graded (status NOT_OURS), never charged. A
 # fault (SIGSEGV, SIGBUS, ...) that comes again is the program's own, and charged as a crash.
@@ -393,7 +394,9 @@ def run_suite(cmd_for: Callable[[str | None, int], list[str]], *, env: dict[str,
         tail = _output_of(suite.output_tail, current)
         details = ["what the program printed last:"] + ["  " + l for l in tail] if tail else []
         left = _findings_not_sent(findings_file, stream) if current else []
-        if (kind == "crash" and rc is not None and -rc in RETRIED_SIGNALS and not left
+        # A warning (a volatile read that may see a stale value, say) explains no crash.
+        errors_left = [r for r in left if r.get("severity", "error") != "warning"]
+        if (kind == "crash" and rc is not None and -rc in RETRIED_SIGNALS and not errors_left
                 and (current is not None or suite.plan is None)):
             sig = signal_name(-rc)
             if current not in died:

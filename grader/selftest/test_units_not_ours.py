@@ -56,6 +56,9 @@ FAKE_PROGRAM = textwrap.dedent(f"""\
         deaths = int(open(deaths_file).read()) if os.path.exists(deaths_file) else 0
         if test == "Fake.B" and deaths > 0:
             open(deaths_file, "w").write(str(deaths - 1))
+            finding = os.path.join(here, "finding")
+            if os.path.exists(finding):  # what the simulator found before the program died
+                open(os.environ["SCANLAB_SIM_REPORT_JSON"], "a").write(open(finding).read().strip() + "\\n")
             os.kill(os.getpid(), getattr(signal, open(os.path.join(here, "signal")).read().strip()))
         send({{"type": "end", "test": test, "result": "pass", "ms": 1, "failures": []}})
     send({{"type": "complete", "count": len(tests)}})
@@ -128,8 +131,10 @@ def options(tmp: Path) -> grading.Options:
                            jobs=1, limits=runner.Limits(test_timeout_s=30, total_timeout_s=120), sanitize=False)
 
 
-def run_fake(tmp: Path, deaths: int, sig: str = "SIGKILL") -> runner.SuiteRun:
+def run_fake(tmp: Path, deaths: int, sig: str = "SIGKILL", finding: dict | None = None) -> runner.SuiteRun:
     program = fake_program(tmp / "program", deaths, sig)
+    if finding is not None:
+        (program.parent / "finding").write_text(json.dumps(finding))
     return runner.run_suite(lambda flt, attempt: [str(program)] + ([f"--gtest_filter={flt}"] if flt else []),
                             env=grading.child_environment(), cwd=program.parent, log_dir=tmp / "logs",
                             limits=runner.Limits(test_timeout_s=30, total_timeout_s=120))
@@ -179,6 +184,25 @@ class TestProgramKilledTest(unittest.TestCase):
             self.assertIn("crashed with SIGSEGV during Fake.B", second.reason)
             self.assertIn("again when run once more", second.reason)
             self.assertIsNone(lab.not_graded)
+            self.assertFalse(any("not your code" in n for n in suite.notes), suite.notes)
+
+
+    def test_a_warning_explains_no_crash(self):
+        # A volatile read that may see a stale value is a warning: a fault after it is still
+        # run again before anyone is charged; an error found before the fault is the cause.
+        def record(severity):
+            return {"number": 1, "kind": "race", "severity": severity, "headline": "volatile read of global memory "
+                    "may see a stale value", "parties": [{"role": "volatile read", "file": "fake.cu", "line": 3}]}
+        with tempfile.TemporaryDirectory() as tmp:
+            suite = run_fake(Path(tmp), deaths=1, sig="SIGSEGV", finding=record("warning"))
+            lab = lab_of(suite)
+            self.assertEqual([c.status for c in lab.checks], ["pass", "pass"], [c.reason for c in lab.checks])
+            self.assertTrue(any("not your code: the test program died of SIGSEGV during Fake.B" in n
+                                for n in suite.notes), suite.notes)
+        with tempfile.TemporaryDirectory() as tmp:
+            suite = run_fake(Path(tmp), deaths=1, sig="SIGSEGV", finding=record("error"))
+            second = lab_of(suite).checks[1]
+            self.assertEqual((second.status, second.kind), ("fail", "crash"))
             self.assertFalse(any("not your code" in n for n in suite.notes), suite.notes)
 
 

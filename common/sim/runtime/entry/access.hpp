@@ -33,7 +33,7 @@ __attribute__((always_inline)) inline void take_turn(Thread* t, const Access& a)
   // Before the access, not after: the load or store follows directly, so a strong load sees the
   // value that was there when it acquired (a flag seen set was also acquired). Outside the
   // block's own memory other blocks see it at once: it runs in the serial phase.
-  if (!memory::block_private(a.address)) scheduler::cross_block(t, a.pc);
+  if (!memory::block_private(a.address)) scheduler::cross_block(t, a.pc, a.address, a.kind == Access::Kind::write);
   else if (a.spin_point) scheduler::yield(t, a.pc);
 }
 

@@ -37,9 +37,28 @@ void scheduler::yield(Thread* t, std::uintptr_t pc) {
   suspend(t);
 }
 
-void scheduler::cross_block(Thread* t, std::uintptr_t pc) {
+namespace {
+
+// Whether a store to `address` continues t's run of strong stores, and the run's length then.
+unsigned store_run_after(const Thread* t, std::uintptr_t address, bool store) {
+  if (!store) return 0;
+  const std::uintptr_t last = t->store_run_address;
+  const bool continues = last != 0 && (address > last ? address - last : last - address) < scheduler::kStoreRunBytes;
+  return continues ? t->store_run_length + 1 : 1;
+}
+
+}  // namespace
+
+void scheduler::cross_block(Thread* t, std::uintptr_t pc, std::uintptr_t address, bool store) {
   t->last_yield_pc = pc;
+  const unsigned run = store_run_after(t, address, store);
   if (!t->in_serial_turn || t->used_serial_turn) wait(t, Waiting::serial_phase);
+  // Only the run's second store waits: one chance for a torn read per value is enough, and a
+  // long run of volatile stores (an array copied through a volatile pointer) stays cheap.
+  if (run == 2)
+    for (unsigned phase = 0; phase < kTornReadPhases; ++phase) wait(t, Waiting::serial_phase);
+  t->store_run_address = store ? address : 0;
+  t->store_run_length = run;
   t->used_serial_turn = true;
 }
 

@@ -39,6 +39,10 @@ struct alignas(64) Thread {
   Coordinates coords;
   boost::context::fiber scheduler;   // the scheduler while this CUDA thread runs (serial phase)
   std::uintptr_t last_yield_pc = 0;  // where it last spun, for deadlock reports
+  // Its run of strong stores to neighbouring words (scheduler::cross_block): where the last one
+  // went (0: its last cross-block operation was no store) and how many the run has had.
+  std::uintptr_t store_run_address = 0;
+  unsigned store_run_length = 0;
   bool abandoned = false;  // stopped where it spun without touching memory: its fiber is dropped, not unwound
 
   race_detector::LaneClocks warp_clock{};  // race_detector.cpp

@@ -4,8 +4,10 @@
 #include "threads/scheduler.hpp"
 
 #include <cstdlib>
+#include <unordered_map>
 #include <utility>
 
+#include "threads/launch.hpp"
 #include "threads/turn.hpp"
 
 namespace scanlab::sim::detail {
@@ -47,15 +49,48 @@ unsigned store_run_after(const Thread* t, std::uintptr_t address, bool store) {
   return continues ? t->store_run_length + 1 : 1;
 }
 
+// The words of the running launch that a block has read with a cross-block load since they were
+// last stored with a cross-block store, and the block that read each last. Touched only in the
+// serial phase, where one thread runs at a time, whatever the number of OS threads.
+struct PolledWords {
+  std::uint32_t launch = 0;
+  std::unordered_map<std::uintptr_t, unsigned> reader;
+};
+PolledWords polled;
+
+std::uintptr_t word_of(std::uintptr_t address) { return address & ~std::uintptr_t{7}; }
+
+// Notes t's cross-block access to `address`; for a store, whether another block read the word
+// since it was last stored (a reader that waits for it may be polling it now).
+bool note_cross_block(const Thread* t, std::uintptr_t address, bool store) {
+  const Block& b = *t->block;
+  if (polled.launch != b.launch->id) {
+    polled.reader.clear();
+    polled.launch = b.launch->id;
+  }
+  const std::uintptr_t word = word_of(address);
+  if (!store) {
+    polled.reader[word] = b.linear;
+    return false;
+  }
+  const auto it = polled.reader.find(word);
+  if (it == polled.reader.end()) return false;
+  const bool by_another_block = it->second != b.linear;
+  polled.reader.erase(it);
+  return by_another_block;
+}
+
 }  // namespace
 
 void scheduler::cross_block(Thread* t, std::uintptr_t pc, std::uintptr_t address, bool store) {
   t->last_yield_pc = pc;
   const unsigned run = store_run_after(t, address, store);
   if (!t->in_serial_turn || t->used_serial_turn) wait(t, Waiting::serial_phase);
-  // Only the run's second store waits: one chance for a torn read per value is enough, and a
-  // long run of volatile stores (an array copied through a volatile pointer) stays cheap.
-  if (run == 2)
+  // Only the run's second store waits, and only where another block has read its word since it
+  // was last stored: one chance for a torn read per value is enough, a value that nobody polls
+  // yet cannot be torn, and a long run of volatile stores (an array copied through a volatile
+  // pointer) stays cheap.
+  if (note_cross_block(t, address, store) && run == 2)
     for (unsigned phase = 0; phase < kTornReadPhases; ++phase) wait(t, Waiting::serial_phase);
   t->store_run_address = store ? address : 0;
   t->store_run_length = run;

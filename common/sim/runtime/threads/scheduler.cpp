@@ -60,9 +60,16 @@ PolledWords polled;
 
 std::uintptr_t word_of(std::uintptr_t address) { return address & ~std::uintptr_t{7}; }
 
-// Notes t's cross-block access to `address`; for a store, whether another block read the word
-// since it was last stored (a reader that waits for it may be polling it now).
-bool note_cross_block(const Thread* t, std::uintptr_t address, bool store) {
+// Whether a block other than t's read `word` since it was last stored.
+bool read_by_another_block(const Thread* t, std::uintptr_t word) {
+  const auto it = polled.reader.find(word);
+  return it != polled.reader.end() && it->second != t->block->linear;
+}
+
+// Notes t's cross-block access to `address`. For a store, whether another block read its word,
+// or the word of the store before it in t's run (`previous`, 0: none), since it was last stored:
+// a reader that saw the run's first part may read the second next.
+bool note_cross_block(const Thread* t, std::uintptr_t address, bool store, std::uintptr_t previous) {
   const Block& b = *t->block;
   if (polled.launch != b.launch->id) {
     polled.reader.clear();
@@ -73,11 +80,9 @@ bool note_cross_block(const Thread* t, std::uintptr_t address, bool store) {
     polled.reader[word] = b.linear;
     return false;
   }
-  const auto it = polled.reader.find(word);
-  if (it == polled.reader.end()) return false;
-  const bool by_another_block = it->second != b.linear;
-  polled.reader.erase(it);
-  return by_another_block;
+  const bool read = read_by_another_block(t, word) || (previous != 0 && read_by_another_block(t, word_of(previous)));
+  polled.reader.erase(word);
+  return read;
 }
 
 }  // namespace
@@ -86,11 +91,11 @@ void scheduler::cross_block(Thread* t, std::uintptr_t pc, std::uintptr_t address
   t->last_yield_pc = pc;
   const unsigned run = store_run_after(t, address, store);
   if (!t->in_serial_turn || t->used_serial_turn) wait(t, Waiting::serial_phase);
-  // Only the run's second store waits, and only where another block has read its word since it
-  // was last stored: one chance for a torn read per value is enough, a value that nobody polls
-  // yet cannot be torn, and a long run of volatile stores (an array copied through a volatile
-  // pointer) stays cheap.
-  if (note_cross_block(t, address, store) && run == 2)
+  // Only the run's second store waits, and only where another block has read one of the run's
+  // two words since it was last stored: one chance for a torn read per value is enough, a value
+  // that nobody reads cannot be torn, and a long run of volatile stores (an array copied through
+  // a volatile pointer) stays cheap.
+  if (note_cross_block(t, address, store, run == 2 ? t->store_run_address : 0) && run == 2)
     for (unsigned phase = 0; phase < kTornReadPhases; ++phase) wait(t, Waiting::serial_phase);
   t->store_run_address = store ? address : 0;
   t->store_run_length = run;

@@ -31,8 +31,9 @@ void yield(Thread* t, std::uintptr_t pc);
 //
 // A value wider than one store (a status word of two parts, a value beside its flag) is
 // published by strong stores to neighbouring words, one serial phase each. Between a thread's
-// first and second store of such a run, where another block has read the second store's word
-// since it was last stored (a reader that may be polling it), the scheduler lets
+// first and second store of such a run, where another block has read one of the two words
+// since it was last stored (a reader that saw the new first part, or polls the second), the
+// scheduler lets
 // kTornReadPhases serial phases go by, so that the reader meets the new first part beside the
 // old second one: a reader that does not check that the parts belong together combines two
 // values, as it may on a GPU. `store`: the access writes (a volatile or atomic store) to

@@ -141,7 +141,7 @@ public:
     __device__ TileObservation<T> wait_for(bool exists, unsigned tile) const {
         // BEGIN SOLUTION
         if (!exists) return {kAggregate, T{}};
-        const volatile unsigned long long* const words = words_ + std::size_t{tile} * kParts;
+        const volatile unsigned long long* const words = words_ + std::size_t{tile} * kParts;  //@ poll-pointer
         for (;;) {
             unsigned long long seen[kParts];
             for (unsigned p = 0; p < kParts; ++p) seen[p] = words[p];  //@ read-parts

@@ -262,7 +262,8 @@ std::string advice(Relation r, const std::string& earlier, const std::string& la
     default:
       return "nothing orders the two blocks: blocks run in any order, and a hand-off needs a __threadfence() "
              "between the data and the flag on the writer's side (or a release store) and one between the flag "
-             "and the data on the reader's side (or an acquire load)";
+             "and the data on the reader's side (or an acquire load); a flag or status word that one block polls while "
+             "another stores it is itself stored and polled through a volatile pointer or with atomics";
   }
 }
 

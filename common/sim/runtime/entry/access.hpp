@@ -14,6 +14,7 @@
 #include "checks/race_detector.hpp"
 #include "launch/launch_replay.hpp"
 #include "memory/memory.hpp"
+#include "threads/plain_poll.hpp"
 #include "threads/scheduler.hpp"
 #include "threads/thread.hpp"
 
@@ -33,7 +34,7 @@ __attribute__((always_inline)) inline void take_turn(Thread* t, const Access& a)
   // Before the access, not after: the load or store follows directly, so a strong load sees the
   // value that was there when it acquired (a flag seen set was also acquired). Outside the
   // block's own memory other blocks see it at once: it runs in the serial phase.
-  if (!memory::block_private(a.address)) scheduler::cross_block(t, a.pc);
+  if (!memory::block_private(a.address)) scheduler::cross_block(t, a.pc, a.address, a.kind == Access::Kind::write);
   else if (a.spin_point) scheduler::yield(t, a.pc);
 }
 
@@ -43,6 +44,8 @@ __attribute__((always_inline)) inline void check(Thread* t, const Access& a) {
   // off like one in global memory.
   if (a.strength != Access::Strength::plain) memory_order::strong_access(t, a);
   if (!memory::in_window(a.address)) return launch_replay::note_access_outside_device_memory(a.address);
+  // A loop of plain loads that never gives the processor back: a poll, given turns here.
+  if (a.strength == Access::Strength::plain) plain_poll::note(t, a);
   // Counters gather loads and stores into warp-wide requests; atomics are none of them.
   if (a.strength != Access::Strength::atomic && counters::enabled && memory::in_buffer_ranges(a.address))
     counters::record_access(*t, a.address, a.bytes, memory::in_shared(a.address), a.kind != Access::Kind::read, a.pc);

@@ -62,6 +62,8 @@ void start(Block& b, Launch& launch, unsigned linear, unsigned slot, std::uint64
     t->exited = false;
     t->waiting = Waiting::no;
     t->last_yield_pc = 0;
+    t->store_run_address = 0;
+    t->store_run_length = 0;
     if (!t->fiber) start_thread(t);
     b.runnable.push_back(t);
   }

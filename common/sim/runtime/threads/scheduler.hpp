@@ -28,7 +28,24 @@ void yield(Thread* t, std::uintptr_t pc);
 // such an operation would see the others at whatever point timing put them; it waits for the
 // serial phase instead, where the blocks take turns in a fixed order. So a program and seed
 // behave the same whatever the number of cores.
-void cross_block(Thread* t, std::uintptr_t pc);
+//
+// A value wider than one store (a status word of two parts, a value beside its flag) is
+// published by strong stores to neighbouring words, one serial phase each. Between a thread's
+// first and second store of such a run, where another block has read one of the two words
+// since it was last stored (a reader that saw the new first part, or polls the second), the
+// scheduler lets
+// kTornReadPhases serial phases go by, so that the reader meets the new first part beside the
+// old second one: a reader that does not check that the parts belong together combines two
+// values, as it may on a GPU. `store`: the access writes (a volatile or atomic store) to
+// `address`.
+void cross_block(Thread* t, std::uintptr_t pc, std::uintptr_t address, bool store);
+// Serial phases a second store of a run waits: two, so that a reader whose polls alternate
+// between the two words reads the first after its new value and the second before, whatever
+// the order of the readers' and the writer's blocks in the serial phase.
+constexpr unsigned kTornReadPhases = 2;
+// Stores this close to the run's last one continue it (the parts of one value, a word and the
+// flag beside it).
+constexpr std::uintptr_t kStoreRunBytes = 64;
 // A thread that ran its cross-block operation goes back to running beside the other blocks:
 // called at its next access, it suspends until the next parallel phase.
 inline void leave_serial_turn(Thread* t) {

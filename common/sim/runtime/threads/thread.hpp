@@ -15,6 +15,15 @@ namespace scanlab::sim::detail {
 
 struct Block;
 
+// A thread's row of plain loads, and the address it watches for a poll (threads/plain_poll.hpp).
+struct PollWatch {
+  std::uint32_t reads = 0;    // plain loads of device memory in a row, not counting the watched address's
+  std::uint32_t repeats = 0;  // loads of the watched address in that row
+  std::uintptr_t address = 0; // the watched address (0: none)
+  std::uint64_t value = 0;    // what the thread last loaded there
+  bool polling = false;       // the thread polls it: each load of it is a spin-wait point
+};
+
 // What a suspended thread waits for; the scheduler resumes only threads that wait for nothing.
 // serial_phase: an operation other blocks see (scheduler::cross_block), which runs when the
 // blocks take turns.
@@ -39,6 +48,11 @@ struct alignas(64) Thread {
   Coordinates coords;
   boost::context::fiber scheduler;   // the scheduler while this CUDA thread runs (serial phase)
   std::uintptr_t last_yield_pc = 0;  // where it last spun, for deadlock reports
+  // Its run of strong stores to neighbouring words (scheduler::cross_block): where the last one
+  // went (0: its last cross-block operation was no store) and how many the run has had.
+  std::uintptr_t store_run_address = 0;
+  unsigned store_run_length = 0;
+  PollWatch poll;          // plain_poll.cpp
   bool abandoned = false;  // stopped where it spun without touching memory: its fiber is dropped, not unwound
 
   race_detector::LaneClocks warp_clock{};  // race_detector.cpp

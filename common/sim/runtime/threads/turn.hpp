@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "threads/block.hpp"
+#include "threads/plain_poll.hpp"
 #include "threads/thread.hpp"
 
 namespace scanlab::sim::detail::scheduler {
@@ -29,6 +30,7 @@ inline void begin_turn(Thread* t, bool serial_turn) {
   current_thread = t;
   current_coordinates = &t->coords;
   t->stored_since_yield = false;
+  plain_poll::turn_begins(t);
   t->in_serial_turn = serial_turn;
   t->used_serial_turn = false;
 }

@@ -215,7 +215,10 @@ bool after_call_of_hook(std::uintptr_t return_address) {
 }
 
 // The worker's side: note where it is; send it into the trampoline where an escape is asked for
-// and it still spins there.
+// and it still spins there. The escape is taken only inside the coverage hook, called from the
+// loop: lab code's loops call it every round, while a worker that only seems to stay put (a
+// thread of the simulator blocked in a lock or a system call while the machine is busy) is never
+// there, and must not be sent anywhere.
 void on_sample(int, siginfo_t*, void* context) {
   const int index = worker_index;
   if (index < 0) return;
@@ -225,7 +228,7 @@ void on_sample(int, siginfo_t*, void* context) {
 #if defined(__x86_64__)
   if (w.escape.load(std::memory_order_acquire) && t && t == w.escape_thread.load(std::memory_order_relaxed) &&
       p.pc >= w.escape_low.load(std::memory_order_relaxed) && p.pc <= w.escape_high.load(std::memory_order_relaxed) &&
-      (!p.from_hook || after_call_of_hook(p.pc))) {
+      p.from_hook && after_call_of_hook(p.pc)) {
     w.escape.store(false, std::memory_order_relaxed);
     auto& registers = static_cast<ucontext_t*>(context)->uc_mcontext.gregs;
     // Below the loop's red zone (128 bytes), 16-byte aligned as a call expects.

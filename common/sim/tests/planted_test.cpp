@@ -944,6 +944,55 @@ INSTANTIATE_TEST_SUITE_P(PlantedReseeded, PlantedProgram, ::testing::ValuesIn(re
                          case_name);
 INSTANTIATE_TEST_SUITE_P(Planted, PlantedAcrossCores, ::testing::ValuesIn(planted_cases()), case_name);
 
+// A race's picture (SCANLAB_SIM_RACE_PICTURE), asked for as a grader asks: from the race's own
+// record ("memory"), in a second run of the same program. The picture's racing pair is the
+// report's two parties, and the fixed twin, asked the same, draws nothing.
+std::string picture_request(const ReportMemory& m) {
+  return "shared:" + std::to_string(m.byte) + ":" + std::to_string(m.block[0]) + "," + std::to_string(m.block[1]) +
+         "," + std::to_string(m.block[2]) + ":" + m.variable;
+}
+
+std::vector<JsonReport> reports_of_run(const std::string& program, const std::map<std::string, std::string>& extra) {
+  TempDir dir;
+  std::map<std::string, std::string> env = extra;
+  env["SCANLAB_SIM_REPORT_JSON"] = dir.path() + "/reports.jsonl";
+  const ProcessResult result = run_process({program, "256"}, env, 120);
+  EXPECT_EQ(result.signal, 0) << result.err;
+  return parse_reports(read_file(env["SCANLAB_SIM_REPORT_JSON"]));
+}
+
+TEST(RacePicture, KoggeStoneRaceDrawnFromItsOwnRecord) {
+  const std::string program = std::string(PLANTED_PROGRAM_DIR) + "/kogge_stone_inplace";
+  const std::vector<JsonReport> first = reports_of_run(program, {});
+  ASSERT_FALSE(first.empty());
+  ASSERT_TRUE(first.front().memory.has_value()) << "a race in shared memory says where it happened";
+  EXPECT_FALSE(first.front().picture.has_value()) << "nothing is recorded unless asked for";
+  const std::string request = picture_request(*first.front().memory);
+
+  const std::vector<JsonReport> again = reports_of_run(program, {{"SCANLAB_SIM_RACE_PICTURE", request}});
+  const auto drawn = std::find_if(again.begin(), again.end(), [](const JsonReport& r) { return r.picture.has_value(); });
+  ASSERT_NE(drawn, again.end()) << "no picture for " << request;
+  const ReportPicture& picture = *drawn->picture;
+  EXPECT_LE(picture.cells, 32);
+  EXPECT_FALSE(picture.intervals.empty());
+  EXPECT_GT(picture.accesses.size(), 2u) << "the accesses around the race, not only the racing pair";
+  ASSERT_EQ(drawn->parties.size(), 2u);
+  std::set<std::pair<unsigned, unsigned>> pair_in_report, pair_in_picture;  // (thread, line)
+  for (const ReportParty& p : drawn->parties) {
+    ASSERT_TRUE(p.thread.has_value());
+    pair_in_report.insert({(*p.thread)[0], p.line});  // one-dimensional blocks: x is the linear index
+  }
+  for (const PictureAccess& a : picture.racing) {
+    pair_in_picture.insert({a.thread, a.line});
+    EXPECT_GE(a.cell, picture.first_cell);
+    EXPECT_LT(a.cell, picture.first_cell + picture.cells);
+  }
+  EXPECT_EQ(pair_in_picture, pair_in_report);
+
+  const std::vector<JsonReport> fixed = reports_of_run(program + ".fixed", {{"SCANLAB_SIM_RACE_PICTURE", request}});
+  EXPECT_TRUE(fixed.empty()) << fixed.size() << " reports from the fixed twin";
+}
+
 // simcc must refuse what it cannot build the way nvcc does: with the student's file and line.
 struct CompileErrorCase {
   std::string source;   // compile_errors/<source>

@@ -342,7 +342,8 @@ def _run_sanitizers(opts: Options, lab: Lab, binary: Path, result: CheckResult, 
         slow = dataclasses.replace(opts.limits, test_timeout_s=opts.limits.test_timeout_s * 10, memory_bytes=None,
                                    address_space_bytes=None)
         suite = run_suite(cmd_for, env=env, cwd=binary.parent, log_dir=log_dir, limits=slow,
-                          only=result.tests, repo=opts.repo, label=f"{result.check.id}-{tool}")
+                          only=result.tests, repo=opts.repo, label=f"{result.check.id}-{tool}",
+                          lab_dir=lab.dir)
         failed_runs = [log for log, rc in zip(san_logs, suite.exit_codes) if rc == SANITIZER_EXIT]
         if failed_runs:
             report = _sanitizer_report(failed_runs[0], [opts.submission, earlier_labs_dir(opts.repo, opts.submission),
@@ -525,7 +526,7 @@ def _grade_lab(lab: Lab, opts: Options, tree: BuildTree | None, configure_error:
         return [str(binary)] + ([f"--gtest_filter={flt}"] if flt else [])
 
     suite = run_suite(cmd_for, env=env, cwd=binary.parent, log_dir=log_dir, limits=limits, repo=opts.repo,
-                      label="tests")
+                      label="tests", lab_dir=lab.dir)
     if suite.tampered:
         return _lab_failure(lab, opts.backend, "tampered",
                             f"forged results: {suite.tampered}; the lab scores 0",
@@ -568,7 +569,8 @@ def _grade_lab(lab: Lab, opts: Options, tree: BuildTree | None, configure_error:
     if opts.pictures and opts.backend == "sim":
         def run_again(test: str, request: str, number: int) -> list[dict]:
             again = run_suite(cmd_for, env={**env, pictures.REQUEST_ENV: request}, cwd=binary.parent,
-                              log_dir=log_dir, limits=limits, only=[test], repo=opts.repo, label=f"picture-{number}")
+                              log_dir=log_dir, limits=limits, only=[test], repo=opts.repo, label=f"picture-{number}",
+                              lab_dir=lab.dir)
             outcome = again.outcomes.get(test)
             return outcome.findings if outcome is not None else []
         pictures.record(lab_result, run_again, opts.repo)

@@ -16,6 +16,7 @@
 #include "memory/global_memory.hpp"
 #include "memory/managed_memory.hpp"
 #include "memory/memory.hpp"
+#include "threads/fault_handler.hpp"
 #include "threads/thread.hpp"
 #include "scanlab/sim/device_allocations.hpp"
 
@@ -236,6 +237,8 @@ void count_allocation(const void* p, std::size_t bytes) {
 }  // namespace
 
 cudaError_t cudaMalloc(void** ptr, std::size_t bytes, const char* file, unsigned line) {
+  // Host code that faults before the first launch is reported too (a launch installs it anyway).
+  scanlab::sim::detail::fault_handler::install();
   if (!ptr) return misuse("cudaMalloc", "the output pointer is null");
   *ptr = global_memory::allocate(bytes, Site{file, line}, global_memory::Contents::unwritten);
   count_allocation(*ptr, bytes);

@@ -22,7 +22,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from scanlab_grader import call_sites, findings  # noqa: E402
+sys.path.insert(0, str(HERE.parents[1] / "common" / "python"))  # scanlab_build, as grader/grade sets it
+
+from scanlab_grader import call_sites, findings, grading  # noqa: E402
 
 KIT = HERE.parents[1]
 LAB = "02-lab"
@@ -114,6 +116,25 @@ scanlab_write_student_paths(program REWRITTEN "${{rewritten}}|{LAB}")
             with self.subTest(generator=generator), tempfile.TemporaryDirectory() as tmp:
                 root = Path(os.path.realpath(tmp))
                 self.check_program(root, self.build(root, generator))
+
+
+class SanitizerPathsTest(unittest.TestCase):
+    """nvcc maps no path in device code's line information, so compute-sanitizer names the staging
+    copy; its report is written with the folders the build compiled from taken off."""
+
+    def test_the_report_names_the_students_file(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            kit = Path(tmp) / "kit"
+            staged = kit / "build" / "grade" / "submissions" / "stu-0123abcd"
+            log = Path(tmp) / "racecheck.log"
+            log.write_text("========= COMPUTE-SANITIZER\n"
+                           "========= Error: Race reported between Write access at k(int*)+0x90\n"
+                           f"=========     in {staged}/{LAB}/student.cu:57\n"
+                           f"=========     and Read access at {kit}/common/include/scanlab/operators.hpp:21\n")
+            report = "\n".join(grading._sanitizer_report(log, [staged, kit / "solutions", kit]))
+            self.assertIn(f"in {LAB}/student.cu:57", report)
+            self.assertIn("at common/include/scanlab/operators.hpp:21", report)
+            self.assertNotIn(tmp, report)
 
 
 if __name__ == "__main__":

@@ -587,6 +587,8 @@ class SymbolScreenTest(unittest.TestCase):
         self.assertEqual(kind("write"), "grader channel")
         self.assertEqual(kind("testing::Test::RecordProperty(std::string const&, int)"), "grader channel")
         self.assertEqual(kind("scanlab::sim::set_schedule(scanlab::sim::Schedule const&)"), "simulator control")
+        # The count device-memory reads around the scan's calls (caller_storage_checks.hpp).
+        self.assertEqual(kind("scanlab::sim::device_allocations()"), "simulator control")
         for fine in ("__cxa_atexit", "atomicAdd(unsigned long long*, unsigned long long)", "memcpy",
                      "scanlab::sim::detail::coordinates_or_die(char const*, char const*, unsigned int)",
                      "__syncthreads(char const*, unsigned int)", "exit_code", "writer"):

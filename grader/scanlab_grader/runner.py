@@ -93,7 +93,7 @@ class HostFault:
     code is nowhere on it, the kit's innermost line."""
     record: dict
     students: str  # "02-kogge-stone/kogge_stone.cu:170", or "" where the lab's code is not on the chain
-    kits: str  # the innermost line of the chain, where it is not the student's
+    kits: str  # the innermost line of the chain, if not the student's ("" too where no line is known)
 
     @staticmethod
     def of(records: list[dict], lab_dir: str | None) -> HostFault | None:
@@ -103,7 +103,8 @@ class HostFault:
                 continue
             places = [f"{p.get('file', '')}:{p.get('line', 0)}" for p in parties]
             students = next((place for place in places if place.startswith(lab_dir + "/")), "")
-            return HostFault(record, students, "" if students else places[0])
+            innermost = places[0] if parties[0].get("file") and not students else ""
+            return HostFault(record, students, innermost)
         return None
 
     def as_students(self) -> dict:
@@ -438,7 +439,7 @@ def run_suite(cmd_for: Callable[[str | None, int], list[str]], *, env: dict[str,
             # Host code faulted with no line of the lab's on its call chain: the kit's code, which
             # is no finding of the student's; charged only as a signal the grader did not send is.
             left = [r for r in left if r is not fault.record]
-            in_kit = f" in the kit's code at {fault.kits}"
+            in_kit = f" in the kit's code at {fault.kits}" if fault.kits else " inside a library the kit called"
         # A warning (a volatile read that may see a stale value, say) explains no crash.
         errors_left = [r for r in left if r.get("severity", "error") != "warning"]
         if (kind == "crash" and rc is not None and -rc in RETRIED_SIGNALS and not errors_left

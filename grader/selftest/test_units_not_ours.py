@@ -232,6 +232,13 @@ class TestProgramKilledTest(unittest.TestCase):
             self.assertIn(f"in the kit's code at {kits}", second.reason)
             self.assertEqual(second.findings, [], "the kit's fault is no finding of the student's")
             self.assertIsNotNone(lab.not_graded)
+        # A fault with no line of the program on its chain (inside a library the test called).
+        library = dict(fault, parties=[{"role": runner.HOST_FAULT, "file": "", "line": 0}])
+        with tempfile.TemporaryDirectory() as tmp:
+            second = lab_of(run_fake(Path(tmp), deaths=2, sig="SIGSEGV", finding=library)).checks[1]
+            self.assertEqual(second.status, "skip", second.reason)
+            self.assertIn("not your code", second.reason)
+            self.assertIn("inside a library", second.reason)
         with tempfile.TemporaryDirectory() as tmp:
             # Once: run again, graded by the run that came through, with a note that says where.
             suite = run_fake(Path(tmp), deaths=1, sig="SIGSEGV", finding=fault)

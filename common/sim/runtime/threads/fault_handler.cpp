@@ -128,7 +128,11 @@ void report_host_fault(int signal, std::uintptr_t address, void* context) {
   const std::vector<SourceLocation> chain = host_chain(faulting_pc(context));
   for (std::size_t i = 0; i < chain.size() && i < kMaxHostFrames; ++i)
     f.parties.push_back(host_party(i == 0 ? "host fault" : "called from", chain[i]));
-  if (chain.empty()) f.details.push_back("no line of the program is on the call chain: the fault is in a library");
+  if (chain.empty()) {
+    // Only libraries on the chain: the faulting instruction's own place, where it has one.
+    f.parties.push_back(host_party("host fault", locate(faulting_pc(context) + 1)));
+    f.details.push_back("no line of the program is on the call chain: the fault is in a library");
+  }
   report_before_dying(f);
   std::fflush(nullptr);
 }

@@ -45,6 +45,49 @@ function(scanlab_add_performance_reference suite lab_dir source)
   set_source_files_properties(${sources} TARGET_DIRECTORY ${suite} PROPERTIES LANGUAGE CUDA)
 endfunction()
 
+# Paths as the student reads them, written by the compiler itself: the debug information (which
+# the simulator's reports and addr2line read) and __FILE__ (SCANLAB_CUDA_CHECK's messages, the
+# barriers' call sites) name a lab file from its lab folder on ("02-kogge-stone/kogge_stone.cu",
+# never the grader's staging copy of the submission) and a file of the kit from the kit's top
+# ("common/include/scanlab/affine_map.hpp", "grader/labs/common/scan_run.hpp"), so nothing
+# downstream rewrites a path. GCC applies the last map that matches: the most specific comes
+# last (a build root inside the kit puts the staging copy and the build tree under the kit's
+# top). The folder the compiler runs in (the tree's top with Ninja, the target's folder with
+# Make), the compile unit's own folder, maps to nothing, so that addr2line does not put it in
+# front of the relative paths. Where `rewritten` is given (the simulator's
+# rewritten copies of the lab file and of the instantiations), their folders map to their
+# sources' folders.
+function(scanlab_write_student_paths target)
+  cmake_parse_arguments(ARG "" "" "REWRITTEN" ${ARGN})
+  set(maps "${PROJECT_SOURCE_DIR}/=" "${SCANLAB_EARLIER_LABS_DIR}/=" "${SCANLAB_SUBMISSION_DIR}/="
+           "${CMAKE_BINARY_DIR}=" "${CMAKE_CURRENT_BINARY_DIR}=")
+  foreach(pair IN LISTS ARG_REWRITTEN)
+    string(REPLACE "|" ";" pair "${pair}")
+    list(GET pair 0 rewritten)
+    list(GET pair 1 shown)
+    get_filename_component(rewritten_dir "${rewritten}" DIRECTORY)
+    list(APPEND maps "${rewritten_dir}=${shown}")
+  endforeach()
+  set(options)
+  foreach(map IN LISTS maps)
+    if(SCANLAB_BACKEND STREQUAL "cuda")
+      # nvcc hands these to the host compiler; the device code's line information keeps the
+      # real paths, and the grader writes compute-sanitizer's report the student's way.
+      list(APPEND options "$<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-ffile-prefix-map=${map}>"
+                          "$<$<COMPILE_LANGUAGE:CXX>:-ffile-prefix-map=${map}>")
+    else()
+      list(APPEND options "-ffile-prefix-map=${map}")
+    endif()
+  endforeach()
+  if(NOT SCANLAB_BACKEND STREQUAL "cuda")
+    # DWARF 5 line tables start in file 1, which binutils' addr2line (2.40) takes for the compile
+    # unit's own file: a line of the student's __device__ helper was named at the rewritten copy
+    # of the instantiations. DWARF 4 numbers files from 1, and every tool agrees on them.
+    list(APPEND options "-gdwarf-4")
+  endif()
+  target_compile_options(${target} PRIVATE ${options})
+endfunction()
+
 function(scanlab_add_lab_tests)
   cmake_parse_arguments(ARG "" "SOURCE" "" ${ARGN})
   if(NOT ARG_SOURCE)
@@ -70,6 +113,7 @@ function(scanlab_add_lab_tests)
     endif()
     set_property(GLOBAL APPEND PROPERTY SCANLAB_LAB_SUITES ${suite})
     scanlab_add_performance_reference(${suite} "${lab_dir}" "${ARG_SOURCE}")
+    scanlab_write_student_paths(${suite})
   endif()
   add_executable(${target})
   if(SCANLAB_BACKEND STREQUAL "cuda")
@@ -85,6 +129,13 @@ function(scanlab_add_lab_tests)
       PROPERTIES OBJECT_DEPENDS "${included}")
   endif()
   scanlab_add_cuda_sources(${target} "${instantiations}")
+  if(SCANLAB_BACKEND STREQUAL "cuda")
+    scanlab_write_student_paths(${target})
+  else()
+    file(RELATIVE_PATH tests_dir "${PROJECT_SOURCE_DIR}" "${CMAKE_CURRENT_SOURCE_DIR}")
+    scanlab_write_student_paths(${target} REWRITTEN "${included}|${lab_dir}"
+                                "${rewritten_instantiations}|${tests_dir}")
+  endif()
   target_compile_definitions(${target} PRIVATE "SCANLAB_LAB_SOURCE=\"${included}\"")
   target_include_directories(${target} PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}" "${SCANLAB_LAB_TEST_HELPERS}"
                                                "${SCANLAB_SUBMISSION_DIR}/${lab_dir}" "${SCANLAB_EARLIER_LABS_DIR}")

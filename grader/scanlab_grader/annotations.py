@@ -14,9 +14,10 @@ import re
 
 from .grading import LabResult
 
-# A lab file's place as the grader's reasons and the simulator's reports write it; a longer
-# path before the lab folder (the grader's own copy of the file) is dropped.
-_PLACE = re.compile(r"(?:[^\s:'\"(]*/)?(?P<file>\d\d-[a-z0-9-]+/[A-Za-z0-9_.-]+\.(?:cu|cuh|h|hpp)):(?P<line>\d+)")
+# A lab file's place as the grader's reasons write it: from its lab folder on, as the build
+# names it (grader/cmake/LabTests.cmake) and as compiler errors are shown; a path that goes on
+# before the lab folder is some other file (the grader's own grader/labs/NN-name/...).
+_PLACE = re.compile(r"(?<![\w./-])(?P<file>\d\d-[a-z0-9-]+/[A-Za-z0-9_.-]+\.(?:cu|cuh|h|hpp)):(?P<line>\d+)")
 MAX_PER_LAB = 10  # GitHub shows at most 10 error annotations per step
 
 

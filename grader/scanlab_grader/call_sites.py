@@ -33,7 +33,7 @@ _DECODED = re.compile(r"^(?P<file>\S+)\s+(?P<line>\d+)\s+(?P<address>0x[0-9a-f]+
 @dataclass(frozen=True)
 class Frame:
     function: str
-    file: str  # as the debug information has it (absolute)
+    file: str  # as the debug information has it: the student's way (LabTests.cmake maps it)
     line: int
 
 
@@ -96,8 +96,7 @@ class CallSites:
         return tuple(c for c in chains if c and os.path.basename(c[0].file) == wanted and c[0].line == line)
 
     def _students(self, frame: Frame) -> str | None:
-        shown = findings_of.student_path(frame.file, self.repo)
-        return shown if shown.startswith(self.lab_dir + "/") else None
+        return frame.file if frame.file.startswith(self.lab_dir + "/") else None
 
     def functions_at(self, place: findings_of.Place) -> set[str]:
         """The functions of the student's file that hold the student's line `place`."""

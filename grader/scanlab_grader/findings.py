@@ -6,9 +6,11 @@ line, function, block and thread, the location, the details, the fix, the reprod
 test program sends the records of each test with its result (grader/harness/harness_main.cpp),
 and a program that dies leaves the records it had not sent in $SCANLAB_SIM_REPORT_JSON, which
 the runner reads (runner.py). Nothing here reads report text: the records' fields are taken as
-they are, and only their paths are written the student's way: a lab file relative to the
-submission (`02-kogge-stone/kogge_stone.cu:33`), never the build's staging copy, and a kit file
-relative to the kit (`common/include/scanlab/affine_map.hpp:47`). A check lists each place once,
+they are. Their paths are already the student's: the build maps the staging copy of the
+submission and the kit's top away at compile time (grader/cmake/LabTests.cmake,
+scanlab_write_student_paths), so a lab file reads from its lab folder on
+(`02-kogge-stone/kogge_stone.cu:33`) and a kit file from the kit's top
+(`common/include/scanlab/affine_map.hpp:47`). A check lists each place once,
 however many of its tests reached it. A race in shared memory also carries, as data, where it
 happened (`memory`: variable, byte, block) and, in a run that asked for it, its picture
 (`picture`), which pictures.py draws.
@@ -17,8 +19,6 @@ happened (`memory`: variable, byte, block) and, in a run that asked for it, its 
 from __future__ import annotations
 
 import json
-import os
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -38,13 +38,6 @@ KINDS = {
     "unsupported": "something the simulator cannot run",
     "api-misuse": "a CUDA runtime call with invalid arguments",
 }
-# A lab file's path as a build writes it: anything, then the lab folder (NN-name/...).
-_LAB_PATH = re.compile(r"(?<![\w./-])(?:/[^\s:'\"()]*?)?/(?P<lab>\d\d-[a-z0-9][a-z0-9-]*/[^\s:'\"()]+)")
-# The staging copy of a submission, absolute or relative (a build root inside the kit, as the
-# default build/grade is, makes the compiler write it relative to the kit):
-# .../submissions/NAME-DIGEST/NN-name/file.
-_STAGED_PATH = re.compile(r"(?<![\w./-])[^\s:'\"()]*submissions/[^\s/:'\"()]+/"
-                          r"(?P<lab>\d\d-[a-z0-9][a-z0-9-]*/[^\s:'\"()]+)")
 MAX_SHOWN = 6  # places listed under one check; the rest are counted
 FIX_SCOPES = ("", "warp", "block")  # what a fix orders, narrowest first (FixScope in the runtime)
 
@@ -129,77 +122,53 @@ class Finding:
         return out
 
 
-def student_path(path: str, repo: Path | None) -> str:
-    """A path as the student knows it: a lab folder's file from the lab folder on (the staging
-    copy a build compiled, `build/grade/submissions/NAME/02-kogge-stone/kogge_stone.cu`, is
-    `02-kogge-stone/kogge_stone.cu`), any other file of the kit relative to the kit."""
-    return student_paths_in(path, repo)
-
-
-def _lab_file(m: re.Match) -> str:
-    # The grader's own test files live in lab folders too (grader/labs/NN-name/): kept whole.
-    prefix = m.group(0)[: -len(m.group("lab"))]
-    return m.group(0) if prefix.endswith("grader/labs/") else m.group("lab")
-
-
-def student_paths_in(text: str, repo: Path | None) -> str:
-    """Every absolute path in a message written the student's way (see student_path)."""
-    text = _STAGED_PATH.sub(lambda m: m.group("lab"), text)
-    text = _LAB_PATH.sub(_lab_file, text)
-    if repo is not None:
-        text = text.replace(str(repo) + os.sep, "")
-    return text
-
-
 def _index(value) -> str:
     """A block or thread index of a record ([x, y, z]) as the report prints it: (x,y,z)."""
     return "(" + ",".join(str(int(v)) for v in value) + ")" if isinstance(value, list) else ""
 
 
-def _place(party: dict, repo: Path | None) -> Place:
+def _place(party: dict) -> Place:
     thread = ""
     if "block" in party and "thread" in party:
         thread = f"block {_index(party['block'])} thread {_index(party['thread'])}"
-    return Place(str(party.get("role", "")), student_path(str(party.get("file", "")), repo),
+    return Place(str(party.get("role", "")), str(party.get("file", "")),
                  int(party.get("line", 0) or 0), str(party.get("function", "")), thread)
 
 
-def _picture(record: dict, repo: Path | None) -> dict | None:
-    """A race's picture as the record gives it (common/sim/runtime/findings/picture.hpp), its
-    files written the student's way; None where the record has none or it is malformed."""
+def _picture(record: dict) -> dict | None:
+    """A race's picture as the record gives it (common/sim/runtime/findings/picture.hpp); None
+    where the record has none or it is malformed."""
     picture = record.get("picture")
     if not isinstance(picture, dict) or not isinstance(picture.get("racing"), list) or len(picture["racing"]) != 2:
         return None
-    def placed(access: dict) -> dict:
-        return {**access, "file": student_path(str(access.get("file", "")), repo)}
     out = dict(picture)
-    out["accesses"] = [placed(a) for a in picture.get("accesses", []) if isinstance(a, dict)]
-    out["racing"] = [placed(a) for a in picture["racing"] if isinstance(a, dict)]
-    out["intervals"] = [{**v, "barrier": placed(v["barrier"])} if isinstance(v.get("barrier"), dict) else dict(v)
-                        for v in picture.get("intervals", []) if isinstance(v, dict)]
+    out["accesses"] = [dict(a) for a in picture.get("accesses", []) if isinstance(a, dict)]
+    out["racing"] = [dict(a) for a in picture["racing"] if isinstance(a, dict)]
+    out["intervals"] = [dict(v) for v in picture.get("intervals", []) if isinstance(v, dict)]
     return out if len(out["racing"]) == 2 else None
 
 
-def from_record(record: dict, repo: Path | None) -> Finding:
+def from_record(record: dict) -> Finding:
     """One finding from the simulator's record of it (the fields json_record writes)."""
     def text(key: str) -> str:
-        return student_paths_in(str(record.get(key, "") or ""), repo)
+        return str(record.get(key, "") or "")
 
     severity = record.get("severity")
     error = severity == "error" if severity in ("error", "warning") else bool(record.get("error", True))
     return Finding(
         kind=str(record.get("kind", "")), error=error, headline=text("headline"),
-        places=[_place(p, repo) for p in record.get("parties", []) if isinstance(p, dict)],
-        details=[student_paths_in(str(d), repo) for d in record.get("details", [])],
+        places=[_place(p) for p in record.get("parties", []) if isinstance(p, dict)],
+        details=[str(d) for d in record.get("details", [])],
         location=text("location"), fix=text("fix"), reproduce=str(record.get("reproduce", "") or ""),
         fix_scope=scope if (scope := str(record.get("fix_scope", "") or "")) in FIX_SCOPES else "",
         memory=memory if isinstance(memory := record.get("memory"), dict) else None,
-        picture=_picture(record, repo))
+        picture=_picture(record))
 
 
-def from_records(records: list[dict], repo: Path | None) -> list[Finding]:
-    """The findings a test's result record carries (runner.TestOutcome.findings)."""
-    return [from_record(r, repo) for r in records if isinstance(r, dict)]
+def from_records(records: list[dict], _repo: Path | None = None) -> list[Finding]:
+    """The findings a test's result record carries (runner.TestOutcome.findings). The kit's top,
+    which callers such as pictures.py still pass, is not needed: the paths arrive right."""
+    return [from_record(r) for r in records if isinstance(r, dict)]
 
 
 def records_in_file(path: Path) -> list[dict]:

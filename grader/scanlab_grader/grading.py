@@ -247,14 +247,13 @@ def _graded_by_the_instructor(result: CheckResult) -> CheckResult:
     return dataclasses.replace(result, status="skip", kind="instructor-graded", reason=_one_line(reason))
 
 
-def _findings(outcomes: list[TestOutcome], repo: Path | None,
-              sites: call_sites.CallSites | None) -> list[findings_of.Finding]:
+def _findings(outcomes: list[TestOutcome], sites: call_sites.CallSites | None) -> list[findings_of.Finding]:
     """The simulator's findings while the tests ran, each place once (a test that died has those
     it left for the runner, runner.py); an access in kit code also names the student's line that
     called it."""
     found: list[findings_of.Finding] = []
     for o in outcomes:
-        for f in findings_of.from_records(o.findings, repo):
+        for f in findings_of.from_records(o.findings):
             f.test = o.name
             found.append(f)
     return call_sites.attribute(findings_of.merge(found), sites)
@@ -270,7 +269,7 @@ def evaluate_check(check: Check, suite: SuiteRun, target: str, repo: Path | None
     bad = [o for o in outcomes if o.status != "pass"]
     seconds = sum(o.ms for o in outcomes) / 1000.0
     measured = [m for o in outcomes for m in o.measured]
-    found = _findings(outcomes, repo, sites)
+    found = _findings(outcomes, sites)
     if not bad:
         return CheckResult(check, "pass", tests=matched, seconds=seconds, measured=measured, findings=found)
     if all(o.status == NOT_OURS for o in bad):
@@ -279,7 +278,7 @@ def evaluate_check(check: Check, suite: SuiteRun, target: str, repo: Path | None
                            [o.reason for o in bad[:MAX_WAYS_SHOWN]], matched, seconds, measured, found)
     bad = [o for o in bad if o.status != NOT_OURS]  # the check fails by the tests the student's code failed
     first = bad[0]
-    reason = findings_of.student_paths_in(first.reason or f"{first.name}: {first.status}", repo)
+    reason = first.reason or f"{first.name}: {first.status}"
     if len(bad) > 1:
         more = f" (+{len(bad) - 1} more failing)"
         reason = _one_line(reason, MAX_REASON - len(more)) + more
@@ -301,18 +300,23 @@ def evaluate_check(check: Check, suite: SuiteRun, target: str, repo: Path | None
         rest = [o for same in shown[MAX_WAYS_SHOWN:] for o in same]
         details.append(f"... and {len(rest)} more failing test{'s' if len(rest) > 1 else ''}: "
                        + ", ".join(o.name for o in rest[:5]) + (", ..." if len(rest) > 5 else ""))
-    details = [findings_of.student_paths_in(d, repo) for d in details[:MAX_DETAIL_LINES]]
-    assertions = [findings_of.student_paths_in(line, repo)
-                  for o in bad for line in [f"{o.name}:"] + ["    " + a for a in o.assertions]]
+    details = details[:MAX_DETAIL_LINES]
+    assertions = [line for o in bad for line in [f"{o.name}:"] + ["    " + a for a in o.assertions]]
     return CheckResult(check, "fail", kind, reason if len(bad) > 1 else _one_line(reason), details, matched,
                        seconds, measured, found, assertions)
 
 
-def _sanitizer_report(log: Path) -> list[str]:
+def _sanitizer_report(log: Path, built_from: list[Path]) -> list[str]:
+    """compute-sanitizer's report. It names device code's lines as nvcc recorded them, which no
+    flag of nvcc maps (the host compiler's lines are mapped at compile time, LabTests.cmake): the
+    folders the build compiled from (`built_from`, the most specific first: the staging copy of
+    the submission, the kit's top) are taken off, so lines read as in every other report."""
     try:
         text = log.read_text(errors="replace")
     except OSError:
         return []
+    for folder in built_from:
+        text = text.replace(str(folder) + os.sep, "")
     lines = [l.rstrip() for l in text.splitlines() if l.startswith("=========")]
     body = [l for l in lines if l.strip("= ").strip() and "COMPUTE-SANITIZER" not in l]
     return body[:14]
@@ -338,10 +342,12 @@ def _run_sanitizers(opts: Options, lab: Lab, binary: Path, result: CheckResult, 
         slow = dataclasses.replace(opts.limits, test_timeout_s=opts.limits.test_timeout_s * 10, memory_bytes=None,
                                    address_space_bytes=None)
         suite = run_suite(cmd_for, env=env, cwd=binary.parent, log_dir=log_dir, limits=slow,
-                          only=result.tests, repo=opts.repo, label=f"{result.check.id}-{tool}")
+                          only=result.tests, repo=opts.repo, label=f"{result.check.id}-{tool}",
+                          lab_dir=lab.dir)
         failed_runs = [log for log, rc in zip(san_logs, suite.exit_codes) if rc == SANITIZER_EXIT]
         if failed_runs:
-            report = _sanitizer_report(failed_runs[0])
+            report = _sanitizer_report(failed_runs[0], [opts.submission, earlier_labs_dir(opts.repo, opts.submission),
+                                                        opts.repo])
             first = next((l.strip("= ").strip() for l in report if l.strip("= ").strip()), "")
             return CheckResult(result.check, "fail", "sanitizer",
                                _one_line(f"compute-sanitizer {tool}: {first}"),
@@ -520,7 +526,7 @@ def _grade_lab(lab: Lab, opts: Options, tree: BuildTree | None, configure_error:
         return [str(binary)] + ([f"--gtest_filter={flt}"] if flt else [])
 
     suite = run_suite(cmd_for, env=env, cwd=binary.parent, log_dir=log_dir, limits=limits, repo=opts.repo,
-                      label="tests")
+                      label="tests", lab_dir=lab.dir)
     if suite.tampered:
         return _lab_failure(lab, opts.backend, "tampered",
                             f"forged results: {suite.tampered}; the lab scores 0",
@@ -563,7 +569,8 @@ def _grade_lab(lab: Lab, opts: Options, tree: BuildTree | None, configure_error:
     if opts.pictures and opts.backend == "sim":
         def run_again(test: str, request: str, number: int) -> list[dict]:
             again = run_suite(cmd_for, env={**env, pictures.REQUEST_ENV: request}, cwd=binary.parent,
-                              log_dir=log_dir, limits=limits, only=[test], repo=opts.repo, label=f"picture-{number}")
+                              log_dir=log_dir, limits=limits, only=[test], repo=opts.repo, label=f"picture-{number}",
+                              lab_dir=lab.dir)
             outcome = again.outcomes.get(test)
             return outcome.findings if outcome is not None else []
         pictures.record(lab_result, run_again, opts.repo)

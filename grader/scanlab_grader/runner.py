@@ -83,6 +83,41 @@ FROM_OUTSIDE = {signal.SIGKILL, signal.SIGTERM, signal.SIGHUP}
 NOT_OURS = "not-ours"  # a TestOutcome's status: stopped by something that is not the student's doing
 
 
+HOST_FAULT = "host fault"  # the role of the faulting line in a host fault's record (threads/fault_handler.cpp)
+
+
+@dataclass(frozen=True)
+class HostFault:
+    """Where host code faulted, from the simulator's record: the lab's own line on the call chain
+    (the student's: a host pointer never set, a device pointer dereferenced) or, where the lab's
+    code is nowhere on it, the kit's innermost line."""
+    record: dict
+    students: str  # "02-kogge-stone/kogge_stone.cu:170", or "" where the lab's code is not on the chain
+    kits: str  # the innermost line of the chain, if not the student's ("" too where no line is known)
+
+    @staticmethod
+    def of(records: list[dict], lab_dir: str | None) -> HostFault | None:
+        for record in records:
+            parties = [p for p in record.get("parties", []) if isinstance(p, dict)]
+            if not parties or parties[0].get("role") != HOST_FAULT or lab_dir is None:
+                continue
+            places = [f"{p.get('file', '')}:{p.get('line', 0)}" for p in parties]
+            students = next((place for place in places if place.startswith(lab_dir + "/")), "")
+            innermost = places[0] if parties[0].get("file") and not students else ""
+            return HostFault(record, students, innermost)
+        return None
+
+    def as_students(self) -> dict:
+        """The record as the student reads it: the faulting line and, where that is the kit's,
+        the student's line that called it; the test's own frames around them are left out."""
+        parties = [p for p in self.record.get("parties", []) if isinstance(p, dict)]
+        def place(p: dict) -> str:
+            return f"{p.get('file', '')}:{p.get('line', 0)}"
+        kept = parties[:1] + [dict(p, role="called from") for p in parties[1:]
+                              if place(p) == self.students and place(parties[0]) != self.students][:1]
+        return {**self.record, "parties": kept}
+
+
 def signal_name(num: int) -> str:
     try:
         return signal.Signals(num).name
@@ -298,8 +333,9 @@ def _output_of(tail: str, test: str | None) -> list[str]:
 
 def run_suite(cmd_for: Callable[[str | None, int], list[str]], *, env: dict[str, str], cwd: Path,
               log_dir: Path, limits: Limits, only: list[str] | None = None, repo: Path | None = None,
-              label: str = "run") -> SuiteRun:
-    """cmd_for(filter, attempt) -> argv. `only`: run just these tests (by full name)."""
+              label: str = "run", lab_dir: str | None = None) -> SuiteRun:
+    """cmd_for(filter, attempt) -> argv. `only`: run just these tests (by full name). `lab_dir`
+    (NN-name) tells a fault of the lab's own host code from one in the kit's code."""
     suite = SuiteRun()
     log_dir.mkdir(parents=True, exist_ok=True)
     lab_limit = StretchedLimit(BusyClock(), limits.total_timeout_s)
@@ -394,6 +430,16 @@ def run_suite(cmd_for: Callable[[str | None, int], list[str]], *, env: dict[str,
         tail = _output_of(suite.output_tail, current)
         details = ["what the program printed last:"] + ["  " + l for l in tail] if tail else []
         left = _findings_not_sent(findings_file, stream) if current else []
+        fault = HostFault.of(left, lab_dir) if kind == "crash" else None
+        in_kit = ""
+        if fault is not None and fault.students:
+            reason += f" in your host code at {fault.students}"
+            left = [fault.as_students() if r is fault.record else r for r in left]
+        elif fault is not None:
+            # Host code faulted with no line of the lab's on its call chain: the kit's code, which
+            # is no finding of the student's; charged only as a signal the grader did not send is.
+            left = [r for r in left if r is not fault.record]
+            in_kit = f" in the kit's code at {fault.kits}" if fault.kits else " inside a library the kit called"
         # A warning (a volatile read that may see a stale value, say) explains no crash.
         errors_left = [r for r in left if r.get("severity", "error") != "warning"]
         if (kind == "crash" and rc is not None and -rc in RETRIED_SIGNALS and not errors_left
@@ -403,8 +449,8 @@ def run_suite(cmd_for: Callable[[str | None, int], list[str]], *, env: dict[str,
                 # Not sent by the grader and nothing found behind it: run the test once more
                 # before anyone is charged for it.
                 died[current] = sig
-                retried[current] = (f"not your code: the test program died of {sig}{where}, a signal the grader "
-                                    f"did not send, with nothing found in the lab's code; "
+                retried[current] = (f"not your code: the test program died of {sig}{where}{in_kit}, a signal the "
+                                    f"grader did not send, with nothing found in the lab's code; "
                                     f"{current or 'the program'} was run again and graded by that run")
                 attempt += 1
                 if attempt <= limits.max_restarts and not lab_limit.expired():
@@ -418,6 +464,11 @@ def run_suite(cmd_for: Callable[[str | None, int], list[str]], *, env: dict[str,
                 kind = NOT_OURS
                 reason = (f"not your code: the test program was killed by {sig}{where} twice, by something "
                           f"other than the grader (the machine may have run out of memory)")
+                suite.not_ours = reason
+            elif in_kit and died[current] == sig:
+                kind = NOT_OURS
+                reason = (f"not your code: the test program died of {sig}{where} twice{in_kit}, with no line "
+                          f"of the lab's code on the way there")
                 suite.not_ours = reason
             else:
                 reason += f" (and again when run once more, after {died[current]})"

@@ -27,7 +27,7 @@ FORBIDDEN_SYMBOLS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ("simulator control",
      "the simulator's reports, schedule, counters and exit status belong to the grader's tests",
      re.compile(r"scanlab::sim::(set_error_exit_status|set_schedule|get_schedule|take_reports|"
-                r"forget_reported_places|set_counting|take_counters)\b.*")),
+                r"forget_reported_places|set_counting|take_counters|device_allocations)\b.*")),
     ("grader channel",
      "lab code has no business with file descriptors, the grader's signing or GoogleTest",
      re.compile(r"(HMAC\w*|EVP_\w+|testing::.*|write|writev|pwrite(64)?|pwritev2?|send|sendto|sendmsg|"

@@ -543,14 +543,17 @@ class AnnotationsTest(unittest.TestCase):
             CheckResult(lab.checks[0], "fail", "compile", "compile error: 02-kogge-stone/kogge_stone.cu:42: error: "
                         "'tid' was not declared", []),
             CheckResult(lab.checks[1], "fail", "assertion", "race on shared memory",
-                        ["  written at /build/submissions/x/02-kogge-stone/kogge_stone.cu:57 by (0, 3)",
-                         "  read at common/include/scanlab/operators.hpp:12"]),
+                        ["  written at 02-kogge-stone/kogge_stone.cu:57 by (0, 3)",
+                         "  read at common/include/scanlab/operators.hpp:12",
+                         # The grader's own test file of the lab is no place of the student's.
+                         "  at grader/labs/02-kogge-stone/kogge_stone_test.cpp:30"]),
         ])
         lines = annotations([result], "labs")
         self.assertEqual(len(lines), 2, lines)
         self.assertTrue(lines[0].startswith("::error file=labs/02-kogge-stone/kogge_stone.cu,line=42,"), lines[0])
         self.assertIn("line=57", lines[1])
         self.assertNotIn("operators.hpp", "".join(lines))
+        self.assertNotIn("kogge_stone_test.cpp", "".join(lines))
         passed = LabResult(lab, [CheckResult(lab.checks[0], "pass")])
         self.assertEqual(annotations([passed], "labs"), [])
 
@@ -584,6 +587,8 @@ class SymbolScreenTest(unittest.TestCase):
         self.assertEqual(kind("write"), "grader channel")
         self.assertEqual(kind("testing::Test::RecordProperty(std::string const&, int)"), "grader channel")
         self.assertEqual(kind("scanlab::sim::set_schedule(scanlab::sim::Schedule const&)"), "simulator control")
+        # The count device-memory reads around the scan's calls (caller_storage_checks.hpp).
+        self.assertEqual(kind("scanlab::sim::device_allocations()"), "simulator control")
         for fine in ("__cxa_atexit", "atomicAdd(unsigned long long*, unsigned long long)", "memcpy",
                      "scanlab::sim::detail::coordinates_or_die(char const*, char const*, unsigned int)",
                      "__syncthreads(char const*, unsigned int)", "exit_code", "writer"):

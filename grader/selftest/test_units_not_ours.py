@@ -2,7 +2,9 @@
 program killed by a signal the grader did not send, is said in words ("not your code: the
 compiler was killed by signal 9"), retried once, and never charged: a lab stopped twice is not
 graded (to be graded again), one that succeeds on the retry is graded as the retry came out,
-with a note. A fault that comes again (SIGSEGV twice) stays the program's, charged as a crash."""
+with a note. A fault that comes again (SIGSEGV twice) stays the program's, charged as a crash. A
+fault of host code is the student's when the simulator's record of it has a line of the lab's
+code on the call chain (named in the reason), and otherwise the kit's: not your code."""
 
 import json
 import os
@@ -131,13 +133,14 @@ def options(tmp: Path) -> grading.Options:
                            jobs=1, limits=runner.Limits(test_timeout_s=30, total_timeout_s=120), sanitize=False)
 
 
-def run_fake(tmp: Path, deaths: int, sig: str = "SIGKILL", finding: dict | None = None) -> runner.SuiteRun:
+def run_fake(tmp: Path, deaths: int, sig: str = "SIGKILL", finding: dict | None = None,
+             lab_dir: str | None = LAB.dir) -> runner.SuiteRun:
     program = fake_program(tmp / "program", deaths, sig)
     if finding is not None:
         (program.parent / "finding").write_text(json.dumps(finding))
     return runner.run_suite(lambda flt, attempt: [str(program)] + ([f"--gtest_filter={flt}"] if flt else []),
                             env=grading.child_environment(), cwd=program.parent, log_dir=tmp / "logs",
-                            limits=runner.Limits(test_timeout_s=30, total_timeout_s=120))
+                            limits=runner.Limits(test_timeout_s=30, total_timeout_s=120), lab_dir=lab_dir)
 
 
 def lab_of(suite: runner.SuiteRun) -> LabResult:
@@ -186,6 +189,61 @@ class TestProgramKilledTest(unittest.TestCase):
             self.assertIsNone(lab.not_graded)
             self.assertFalse(any("not your code" in n for n in suite.notes), suite.notes)
 
+
+    @staticmethod
+    def host_fault(*lines: str) -> dict:
+        """The simulator's record of host code that faulted (threads/fault_handler.cpp): the
+        program's lines on the call chain, innermost first."""
+        parties = [{"role": runner.HOST_FAULT if i == 0 else "called from", "file": line.rsplit(":", 1)[0],
+                    "line": int(line.rsplit(":", 1)[1])} for i, line in enumerate(lines)]
+        return {"number": 0, "kind": "out-of-bounds", "severity": "error",
+                "headline": "host code touched address 0x0, a null pointer, and the program died of SIGSEGV",
+                "parties": parties}
+
+    def test_a_fault_in_the_labs_host_code_names_the_students_line(self):
+        # Kit code on the chain inside the student's (an operator the student's host loop
+        # called) does not hide the student's line.
+        students = f"{LAB.dir}/fake.cu:12"
+        fault = self.host_fault("common/include/scanlab/plus.hpp:9", students, "grader/labs/common/scan_run.hpp:40")
+        with tempfile.TemporaryDirectory() as tmp:
+            suite = run_fake(Path(tmp), deaths=2, sig="SIGSEGV", finding=fault)
+            lab = lab_of(suite)
+            second = lab.checks[1]
+            self.assertEqual((second.status, second.kind), ("fail", "crash"))
+            self.assertIn(f"in your host code at {students}", second.reason)
+            self.assertNotIn("not your code", second.reason)
+            # Charged at once: the fault is the cause, nothing to run again.
+            self.assertFalse(any("not your code" in n for n in suite.notes), suite.notes)
+            self.assertEqual(suite.runs, 1, "not run again")
+            # The student reads the faulting line and their own; the test's frames are left out.
+            [finding] = second.findings
+            self.assertEqual([p.where for p in finding.places], [fault["parties"][0]["file"] + ":9", students])
+
+    def test_a_fault_in_the_kits_code_is_not_the_students(self):
+        kits = "grader/labs/common/scan_run.hpp:88"
+        fault = self.host_fault(kits, "grader/labs/99-fake/fake_test.cpp:20")
+        with tempfile.TemporaryDirectory() as tmp:
+            suite = run_fake(Path(tmp), deaths=2, sig="SIGSEGV", finding=fault)
+            lab = lab_of(suite)
+            second = lab.checks[1]
+            self.assertEqual(lab.checks[0].status, "pass")
+            self.assertEqual(second.status, "skip", second.reason)
+            self.assertIn("not your code", second.reason)
+            self.assertIn(f"in the kit's code at {kits}", second.reason)
+            self.assertEqual(second.findings, [], "the kit's fault is no finding of the student's")
+            self.assertIsNotNone(lab.not_graded)
+        # A fault with no line of the program on its chain (inside a library the test called).
+        library = dict(fault, parties=[{"role": runner.HOST_FAULT, "file": "", "line": 0}])
+        with tempfile.TemporaryDirectory() as tmp:
+            second = lab_of(run_fake(Path(tmp), deaths=2, sig="SIGSEGV", finding=library)).checks[1]
+            self.assertEqual(second.status, "skip", second.reason)
+            self.assertIn("not your code", second.reason)
+            self.assertIn("inside a library", second.reason)
+        with tempfile.TemporaryDirectory() as tmp:
+            # Once: run again, graded by the run that came through, with a note that says where.
+            suite = run_fake(Path(tmp), deaths=1, sig="SIGSEGV", finding=fault)
+            self.assertEqual([c.status for c in lab_of(suite).checks], ["pass", "pass"])
+            self.assertTrue(any("not your code" in n and kits in n for n in suite.notes), suite.notes)
 
     def test_a_warning_explains_no_crash(self):
         # A volatile read that may see a stale value is a warning: a fault after it is still

@@ -1,6 +1,7 @@
 // The CUDA runtime API over simulated device memory. Launches run to completion when they are
 // made, so every call that would wait for the device returns at once, with the error a launch
 // left behind (errors.cpp).
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -15,7 +16,9 @@
 #include "memory/global_memory.hpp"
 #include "memory/managed_memory.hpp"
 #include "memory/memory.hpp"
+#include "threads/fault_handler.hpp"
 #include "threads/thread.hpp"
+#include "scanlab/sim/device_allocations.hpp"
 
 namespace scanlab::sim::detail {
 namespace {
@@ -222,9 +225,23 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) 
   return cudaSuccess;
 }
 
+namespace {
+// The tallies behind scanlab::sim::device_allocations(); relaxed: they are read between calls.
+std::atomic<unsigned long long> allocations{0}, allocated_bytes{0}, frees{0};
+
+void count_allocation(const void* p, std::size_t bytes) {
+  if (!p) return;
+  allocations.fetch_add(1, std::memory_order_relaxed);
+  allocated_bytes.fetch_add(bytes, std::memory_order_relaxed);
+}
+}  // namespace
+
 cudaError_t cudaMalloc(void** ptr, std::size_t bytes, const char* file, unsigned line) {
+  // Host code that faults before the first launch is reported too (a launch installs it anyway).
+  scanlab::sim::detail::fault_handler::install();
   if (!ptr) return misuse("cudaMalloc", "the output pointer is null");
   *ptr = global_memory::allocate(bytes, Site{file, line}, global_memory::Contents::unwritten);
+  count_allocation(*ptr, bytes);
   return *ptr ? cudaSuccess : cudaErrorMemoryAllocation;
 }
 
@@ -234,6 +251,7 @@ cudaError_t cudaMallocManaged(void** ptr, std::size_t bytes, unsigned flags, con
     return misuse("cudaMallocManaged", "flags must be cudaMemAttachGlobal or cudaMemAttachHost");
   *ptr = global_memory::allocate(bytes, Site{file, line});
   if (!*ptr) return cudaErrorMemoryAllocation;
+  count_allocation(*ptr, bytes);
   managed_memory::add(*ptr, bytes);
   return cudaSuccess;
 }
@@ -283,7 +301,7 @@ cudaError_t cudaFree(void* ptr) {
   managed_memory::remove(ptr);
   using global_memory::FreeResult;
   switch (global_memory::deallocate(ptr)) {
-    case FreeResult::freed: return cudaSuccess;
+    case FreeResult::freed: frees.fetch_add(1, std::memory_order_relaxed); return cudaSuccess;
     case FreeResult::not_device: return misuse("cudaFree", "the pointer is not device memory from cudaMalloc");
     case FreeResult::not_an_allocation:
       return misuse("cudaFree", "the pointer is not the start of a cudaMalloc buffer");
@@ -487,4 +505,9 @@ cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) 
   if (!a->recorded || !b->recorded) return cudaErrorInvalidResourceHandle;
   *ms = std::chrono::duration<float, std::milli>(b->when - a->when).count();
   return cudaSuccess;
+}
+
+scanlab::sim::DeviceAllocations scanlab::sim::device_allocations() {
+  return {allocations.load(std::memory_order_relaxed), allocated_bytes.load(std::memory_order_relaxed),
+          frees.load(std::memory_order_relaxed)};
 }

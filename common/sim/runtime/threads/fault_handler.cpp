@@ -1,7 +1,10 @@
 #include "threads/fault_handler.hpp"
 
+#include <execinfo.h>
+#include <link.h>
 #include <signal.h>
 #include <ucontext.h>
+#include <unistd.h>
 
 #include <pthread.h>
 
@@ -43,9 +46,104 @@ std::uintptr_t faulting_pc(void* context) {
 #endif
 }
 
+// --- A fault of host code ------------------------------------------------------------------
+
+constexpr unsigned kMaxHostFrames = 6;  // lines of a host fault's call chain in its report
+
+int find_main_program(dl_phdr_info* info, std::size_t, void* bias) {
+  // The main program comes first, without a name.
+  *static_cast<std::uintptr_t*>(bias) = info->dlpi_addr;
+  return 1;
+}
+
+// Whether a source file is the program's: not the C++ library's or the system's, nor the
+// simulator's (its runtime and the headers that stand in for CUDA's).
+bool programs_file(const std::string& file) {
+  if (file.empty() || file == "??") return false;
+  for (const char* foreign : {"/usr/include/", "/usr/lib/", "/usr/local/include/", "/scanlab/sim/"})
+    if (file.find(foreign) != std::string::npos) return false;
+  const std::string here(__FILE__);
+  const std::size_t runtime_end = here.rfind('/', here.rfind('/') - 1) + 1;
+  return file.compare(0, runtime_end, here, 0, runtime_end) != 0;
+}
+
+// The program's source lines on the call chain of the faulting instruction `pc`, innermost
+// first, inlined calls included (one addr2line run). In a signal handler, as the kernel
+// threads' report is made: the process is about to die of the fault anyway.
+std::vector<SourceLocation> host_chain(std::uintptr_t pc) {
+  void* stack[64];
+  const int depth = backtrace(stack, 64);
+  std::vector<std::uintptr_t> addresses{pc};
+  int i = 0;
+  while (i < depth && reinterpret_cast<std::uintptr_t>(stack[i]) != pc) ++i;
+  // Past the handler's own frames and the faulting one: return addresses, whose call is the
+  // instruction before them.
+  for (++i; i < depth; ++i) addresses.push_back(reinterpret_cast<std::uintptr_t>(stack[i]) - 1);
+  std::uintptr_t bias = 0;
+  dl_iterate_phdr(find_main_program, &bias);
+  char executable[4096];
+  const ssize_t n = readlink("/proc/self/exe", executable, sizeof executable - 1);
+  if (n <= 0) return {};
+  executable[n] = '\0';
+  std::string command = std::string("addr2line -C -f -i -e '") + executable + "'";
+  char hex[32];
+  for (std::uintptr_t a : addresses) {
+    std::snprintf(hex, sizeof hex, " 0x%" PRIxPTR, a - bias);
+    command += hex;
+  }
+  command += " 2>/dev/null";
+  std::vector<SourceLocation> chain;
+  if (FILE* pipe = popen(command.c_str(), "r")) {
+    char function[4096], position[4096];
+    while (std::fgets(function, sizeof function, pipe) && std::fgets(position, sizeof position, pipe)) {
+      std::string fn(function), pos(position);
+      while (!fn.empty() && (fn.back() == '\n' || fn.back() == '\r')) fn.pop_back();
+      while (!pos.empty() && (pos.back() == '\n' || pos.back() == '\r')) pos.pop_back();
+      if (auto d = pos.find(" (discriminator"); d != std::string::npos) pos.erase(d);
+      const auto colon = pos.rfind(':');
+      if (colon == std::string::npos) continue;
+      SourceLocation where{pos.substr(0, colon), static_cast<unsigned>(std::strtoul(pos.c_str() + colon + 1, nullptr, 10)),
+                           fn};
+      if (where.line == 0 || !programs_file(where.file)) continue;
+      if (!chain.empty() && chain.back().file == where.file && chain.back().line == where.line) continue;
+      chain.push_back(where);
+    }
+    pclose(pipe);
+  }
+  return chain;
+}
+
+// Host code (no CUDA thread runs on this OS thread) touched no memory at all. The report names
+// the program's lines on the call chain, innermost first, so that whoever reads it can tell a
+// fault in the lab's own host code from one in the code that called it.
+void report_host_fault(int signal, std::uintptr_t address, void* context) {
+  char where[64];
+  std::snprintf(where, sizeof where, "0x%" PRIxPTR, address);
+  Finding f;
+  f.kind = ReportKind::out_of_bounds;
+  constexpr std::uintptr_t kNullPage = 4096;
+  f.headline = std::string("host code touched address ") + where +
+               (address < kNullPage ? ", a null pointer" : ", which is no memory at all") + ", and the program died of " +
+               (signal == SIGBUS ? "SIGBUS" : "SIGSEGV");
+  const std::vector<SourceLocation> chain = host_chain(faulting_pc(context));
+  for (std::size_t i = 0; i < chain.size() && i < kMaxHostFrames; ++i)
+    f.parties.push_back(host_party(i == 0 ? "host fault" : "called from", chain[i]));
+  if (chain.empty()) {
+    // Only libraries on the chain: the faulting instruction's own place, where it has one.
+    f.parties.push_back(host_party("host fault", locate(faulting_pc(context) + 1)));
+    f.details.push_back("no line of the program is on the call chain: the fault is in a library");
+  }
+  report_before_dying(f);
+  std::fflush(nullptr);
+}
+
 void on_fault(int signal, siginfo_t* info, void* context) {
   static bool reporting = false;
   Thread* t = current_thread;
+  if (!t && !reporting) {
+    reporting = true;
+    report_host_fault(signal, reinterpret_cast<std::uintptr_t>(info->si_addr), context);
+  }
   if (t && !reporting) {
     reporting = true;
     const auto address = reinterpret_cast<std::uintptr_t>(info->si_addr);

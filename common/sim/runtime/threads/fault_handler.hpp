@@ -2,7 +2,9 @@
 //
 // A kernel thread that dereferences an address that exists nowhere (a null or garbage pointer,
 // an index beyond even the guard ranges around device memory) gets a report at its line before
-// the program dies of the fault, instead of a bare "Segmentation fault".
+// the program dies of the fault, instead of a bare "Segmentation fault". Host code that does
+// (a host pointer never set, a freed one) gets one too, naming the program's lines on its call
+// chain: the grader tells the lab's own host code from the code of the kit that called it.
 //
 // A kernel thread that spins without touching memory (a flag polled through a plain pointer,
 // whose load the compiler hoisted out of the loop) never calls the simulator again: no access,

@@ -815,6 +815,22 @@ std::vector<PlantedCase> planted_cases() {
     cases.push_back(hoisted);
   }
   cases.push_back(clean("PolledThroughVolatile", "hoisted_poll", true));
+  // Status words polled through a plain pointer: one finding, the poll's, at its line; the race
+  // of the same loads with the publisher's stores is that finding, not a second one.
+  for (const char* threads : {"1", "2"}) {
+    cases.push_back(with_env(
+        bug(std::string("StatusWordsPolledThroughAPlainPointer_") + threads + "Threads", "plain_poll_status_words",
+            "race",
+            stderr_says({"a loop polls a word through a plain load", "volatile", "cuda::atomic_ref"},
+                        [](const Outcome& o) {
+                          ASSERT_EQ(o.reports.size(), 1u) << "the poll and its race are one finding";
+                          ASSERT_EQ(o.reports[0].parties.size(), 1u);
+                          EXPECT_EQ(o.reports[0].parties[0].role, "polling read");
+                        })),
+        {{"SCANLAB_SIM_THREADS", threads}}));
+  }
+  // Polled through volatile: a word that carries its state beside its value has nothing stale.
+  cases.push_back(clean("StatusWordsPolledThroughVolatile", "plain_poll_status_words", true));
   return cases;
 }
 

@@ -831,6 +831,21 @@ std::vector<PlantedCase> planted_cases() {
   }
   // Polled through volatile: a word that carries its state beside its value has nothing stale.
   cases.push_back(clean("StatusWordsPolledThroughVolatile", "plain_poll_status_words", true));
+  // A look-back whose window starts at the block's own tile: the lanes of one warp race on the
+  // block's own status word, but the fix is to read earlier tiles only, not a __syncwarp() that
+  // would hide the report and keep the block's own aggregate in its sum.
+  cases.push_back(bug("LookBackReadsItsOwnStatusWord", "own_status_word", "race",
+                      stderr_says({"a block reads a word of global memory that it publishes itself",
+                                   "starts at the tile before its own"},
+                                  [](const Outcome& o) {
+                                    for (const JsonReport& r : o.reports) {
+                                      expect_two_threads_of_one_block(r);
+                                      EXPECT_THAT(r.fix, HasSubstr("the tile before its own"));
+                                      EXPECT_THAT(r.fix, Not(HasSubstr("put __syncwarp()")));
+                                      EXPECT_THAT(r.fix, Not(HasSubstr("put __syncthreads()")));
+                                    }
+                                  })));
+  cases.push_back(clean("LookBackStartsAtTheTileBefore", "own_status_word", true));
   return cases;
 }
 

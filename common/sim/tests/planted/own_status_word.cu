@@ -22,14 +22,6 @@ __device__ void publish(unsigned long long* status, unsigned tile, unsigned stat
   static_cast<volatile unsigned long long*>(status)[tile] = static_cast<unsigned long long>(state) << 32 | value;  // expect: race
 }
 
-__device__ unsigned long long wait_for(const unsigned long long* status, unsigned tile) {
-  const volatile unsigned long long* word = status + tile;
-  for (;;) {
-    const unsigned long long seen = *word;  // expect: race
-    if (seen >> 32 != kNothingYet) return seen;
-  }
-}
-
 __global__ void look_back(const unsigned* in, unsigned* ticket, unsigned long long* status, unsigned* out) {
   __shared__ unsigned tile_of_block;
   const unsigned lane = threadIdx.x;
@@ -49,7 +41,13 @@ __global__ void look_back(const unsigned* in, unsigned* ticket, unsigned long lo
   for (unsigned window_end = tile - 1 + (1 - kWindowStartsBefore);; window_end -= kWarp) {
     const unsigned offset = kWarp - 1 - lane;  // how far before window_end
     const bool exists = offset <= window_end;
-    const unsigned long long seen = exists ? wait_for(status, window_end - offset) : 0;
+    unsigned long long seen = 0;
+    if (exists) {  // wait for the tile's word to show a state
+      const volatile unsigned long long* word = status + (window_end - offset);
+      do {
+        seen = *word;  // expect: race
+      } while (seen >> 32 == kNothingYet);
+    }
     const unsigned inclusive_lanes = __ballot_sync(~0u, exists && seen >> 32 == kInclusive);
     const unsigned first = inclusive_lanes == 0 ? 0 : kWarp - 1 - __clz(inclusive_lanes);
     unsigned window = lane >= first && exists ? static_cast<unsigned>(seen) : 0;

@@ -26,20 +26,6 @@ __device__ void publish(unsigned long long* words, double value) {
   for (unsigned p = 0; p < 2; ++p) status[p] = kPublished << 32 | parts[p];
 }
 
-__device__ double wait_for(const unsigned long long* words) {
-  PolledWord* status = words;
-  for (;;) {
-    unsigned long long seen[2];
-    for (unsigned p = 0; p < 2; ++p) seen[p] = status[p];  // expect: race
-    if ((seen[0] >> 32) == kPublished && (seen[1] >> 32) == kPublished) {
-      const unsigned parts[2] = {static_cast<unsigned>(seen[0]), static_cast<unsigned>(seen[1])};
-      double value;
-      std::memcpy(&value, parts, sizeof value);
-      return value;
-    }
-  }
-}
-
 __global__ void chain(const double* in, unsigned long long* words, double* out) {
   __shared__ double partial[kThreads];
   if (blockIdx.x == 0) {
@@ -52,7 +38,16 @@ __global__ void chain(const double* in, unsigned long long* words, double* out) 
     if (threadIdx.x == 0) publish(words, partial[0]);
     return;
   }
-  if (threadIdx.x == 0) out[0] = wait_for(words) + 0.5;
+  if (threadIdx.x != 0) return;
+  PolledWord* status = words;
+  unsigned long long seen[2];
+  do {
+    for (unsigned p = 0; p < 2; ++p) seen[p] = status[p];  // expect: race
+  } while ((seen[0] >> 32) != kPublished || (seen[1] >> 32) != kPublished);
+  const unsigned parts[2] = {static_cast<unsigned>(seen[0]), static_cast<unsigned>(seen[1])};
+  double value;
+  std::memcpy(&value, parts, sizeof value);
+  out[0] = value + 0.5;
 }
 
 int main() {

@@ -846,6 +846,11 @@ std::vector<PlantedCase> planted_cases() {
                                     }
                                   })));
   cases.push_back(clean("LookBackStartsAtTheTileBefore", "own_status_word", true));
+  // The block's last barrier is in a function of an included file: the report says it is there.
+  cases.push_back(bug("LastBarrierInAnIncludedFunction", "barrier_in_header", "race",
+                      stderr_says({"barrier_in_header.cuh:12", "in code that barrier_in_header.cu includes"},
+                                  neighbouring_threads)));
+  cases.push_back(clean("BarrierAfterTheIncludedFunction", "barrier_in_header", true));
   return cases;
 }
 

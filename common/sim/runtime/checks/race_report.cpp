@@ -58,6 +58,24 @@ void tell_own_flag(Finding& f) {
   f.fix_scope = FixScope::none;
 }
 
+std::string base_name(const std::string& path) {
+  const std::size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+// Where the block last crossed a barrier, for a reader of `file` (the racing code's file). A
+// barrier in code that file includes (a header, another lab's file that a lab builds on) is said
+// to be there: a student who looks for it in the own file finds none at that line.
+std::string last_barrier_words(Site last, const std::string& file) {
+  if (!last.file) return "no barrier has run since the kernel started";
+  const SourceLocation at = locate(last);
+  std::string words = "the last barrier of the block was at " + at.text();
+  if (!file.empty() && at.file != file && base_name(at.file) != base_name(file))
+    words += ", in code that " + base_name(file) + " includes (a function that " + base_name(file) +
+             " calls crossed it there)";
+  return words;
+}
+
 // The pairs of code addresses whose race was reported with __syncwarp() as its fix (widen_fix).
 std::mutex warp_fixed_mutex;
 std::set<std::pair<std::uintptr_t, std::uintptr_t>> warp_fixed_lines;
@@ -106,9 +124,9 @@ Finding race_finding(const RaceSide& earlier, const Thread* t, std::uintptr_t pc
   f.parties.push_back(current_party);
   f.location = shared_memory::describe_address(address, *t->block);
   if (!across) {
-    std::string after = t->block->barrier.last.file
-                            ? "the last barrier of the block was at " + locate(t->block->barrier.last).text()
-                            : "no barrier has run since the kernel started";
+    const std::string after = last_barrier_words(t->block->barrier.last, current_party.where.file.empty()
+                                                                            ? recorded_party.where.file
+                                                                            : current_party.where.file);
     f.details.push_back("no barrier separates the two accesses (" + after + ")");
     if (!shared && strong_between_blocks(earlier.flags) && strong_between_blocks(flags)) {
       tell_own_flag(f);

@@ -815,6 +815,42 @@ std::vector<PlantedCase> planted_cases() {
     cases.push_back(hoisted);
   }
   cases.push_back(clean("PolledThroughVolatile", "hoisted_poll", true));
+  // Status words polled through a plain pointer: one finding, the poll's, at its line; the race
+  // of the same loads with the publisher's stores is that finding, not a second one.
+  for (const char* threads : {"1", "2"}) {
+    cases.push_back(with_env(
+        bug(std::string("StatusWordsPolledThroughAPlainPointer_") + threads + "Threads", "plain_poll_status_words",
+            "race",
+            stderr_says({"a loop polls a word through a plain load", "volatile", "cuda::atomic_ref"},
+                        [](const Outcome& o) {
+                          ASSERT_EQ(o.reports.size(), 1u) << "the poll and its race are one finding";
+                          ASSERT_EQ(o.reports[0].parties.size(), 1u);
+                          EXPECT_EQ(o.reports[0].parties[0].role, "polling read");
+                        })),
+        {{"SCANLAB_SIM_THREADS", threads}}));
+  }
+  // Polled through volatile: a word that carries its state beside its value has nothing stale.
+  cases.push_back(clean("StatusWordsPolledThroughVolatile", "plain_poll_status_words", true));
+  // A look-back whose window starts at the block's own tile: the lanes of one warp race on the
+  // block's own status word, but the fix is to read earlier tiles only, not a __syncwarp() that
+  // would hide the report and keep the block's own aggregate in its sum.
+  cases.push_back(bug("LookBackReadsItsOwnStatusWord", "own_status_word", "race",
+                      stderr_says({"a block reads a word of global memory that it publishes itself",
+                                   "starts at the tile before its own"},
+                                  [](const Outcome& o) {
+                                    for (const JsonReport& r : o.reports) {
+                                      expect_two_threads_of_one_block(r);
+                                      EXPECT_THAT(r.fix, HasSubstr("the tile before its own"));
+                                      EXPECT_THAT(r.fix, Not(HasSubstr("put __syncwarp()")));
+                                      EXPECT_THAT(r.fix, Not(HasSubstr("put __syncthreads()")));
+                                    }
+                                  })));
+  cases.push_back(clean("LookBackStartsAtTheTileBefore", "own_status_word", true));
+  // The block's last barrier is in a function of an included file: the report says it is there.
+  cases.push_back(bug("LastBarrierInAnIncludedFunction", "barrier_in_header", "race",
+                      stderr_says({"barrier_in_header.cuh:12", "in code that barrier_in_header.cu includes"},
+                                  neighbouring_threads)));
+  cases.push_back(clean("BarrierAfterTheIncludedFunction", "barrier_in_header", true));
   return cases;
 }
 

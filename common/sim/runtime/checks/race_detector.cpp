@@ -23,6 +23,7 @@
 #include "memory/race_shadow.hpp"
 #include "threads/block.hpp"
 #include "threads/launch.hpp"
+#include "threads/plain_poll.hpp"
 #include "threads/scheduler.hpp"
 #include "threads/shared_memory.hpp"
 
@@ -41,6 +42,19 @@ struct HeldRace {
 std::mutex held_mutex;
 std::map<std::pair<std::uintptr_t, std::uintptr_t>, HeldRace> held_races;  // by (read's code, atomic's code)
 std::set<std::uintptr_t> guess_code;  // code of plain reads that their thread's atomicCAS checked
+
+// Races between blocks of a plain read with a store, held until the launch ends, by (read's
+// code, store's code). The read may be a poll of a flag or status word through a plain pointer,
+// which shows only after thousands of its loads (plain_poll.hpp), often after the store that
+// races with it: such a race is the poll's finding, reported at the poll's line with the fix
+// (a volatile or atomic load), and is dropped here so that one mistake is one finding.
+struct HeldPollRace {
+  Finding finding;
+  KeptText* kept = nullptr;
+};
+std::map<std::pair<std::uintptr_t, std::uintptr_t>, HeldPollRace> maybe_poll_races;
+
+bool plain_read(std::uint8_t flags) { return !(flags & (kWrite | kVolatile)); }
 
 // A reader of another interval (or block, or launch), or c's own thread, leaves room for c.
 bool replaceable(const SharedRecord& r, const SharedRecord& c) {
@@ -69,11 +83,44 @@ bool covered(const AccessRecord<Shared>& r0, const AccessRecord<Shared>& r1, con
   return stands_for<Shared>(r0, c) && stands_for<Shared>(r1, c) && r0.by.thread() / kWarpSize != r1.by.thread() / kWarpSize;
 }
 
+// A race between blocks of a plain read with a store: held (maybe_poll_races) until the launch
+// ends. Which threads of which blocks met at the word first depends on timing when blocks run
+// side by side, so it is kept by its two lines, which do not.
+__attribute__((noinline, cold)) void hold_maybe_poll(const GlobalRecord& p, const Thread* t, const GlobalRecord& c,
+                                                     std::uintptr_t address, Verdict verdict) {
+  const std::uintptr_t p_pc = code_ids.address(p.pc), c_pc = code_ids.address(c.pc);
+  const bool p_reads = plain_read(p.by.flags());
+  const std::pair<std::uintptr_t, std::uintptr_t> key(p_reads ? p_pc : c_pc, p_reads ? c_pc : p_pc);
+  {
+    std::lock_guard<std::mutex> lock(held_mutex);
+    if (maybe_poll_races.count(key)) return;
+  }
+  const RaceSide earlier{p_pc, p.by.flags(), block_of(p, t), p.by.thread()};
+  Finding f = race_finding(earlier, t, c_pc, c.by.flags(), address, false, verdict,
+                           memory_order::relation(t, stamp_of(p)));
+  KeptText* kept = keep_until_printed(f);  // a time limit's signal prints it
+  std::lock_guard<std::mutex> lock(held_mutex);
+  maybe_poll_races.emplace(key, HeldPollRace{std::move(f), kept});
+}
+
+// Set while a strong read of an aligned 8-byte word of global memory is checked, where one store
+// of one thread wrote both halves of the word (the same record in both granules): a status word
+// that carries its state and its value together. Such a read sees the store whole or not at all
+// (aligned strong accesses of up to 64 bits are single-copy atomic in the PTX memory model), so a
+// reader that checks the state has nothing stale to see, whatever flag it read before.
+thread_local bool reads_one_stored_word = false;
+
 template <bool Shared>
 void report_race(const AccessRecord<Shared>& p, const Thread* t, const AccessRecord<Shared>& c, std::uintptr_t address,
                  Verdict verdict) {
+  if (verdict == Verdict::stale && reads_one_stored_word) return;
   const std::uintptr_t p_pc = code_ids.address(p.pc), c_pc = code_ids.address(c.pc);
   const RaceSide earlier{p_pc, p.by.flags(), block_of(p, t), p.by.thread()};
+  if constexpr (!Shared) {
+    if (verdict == Verdict::race && earlier.block != t->block->linear &&
+        (plain_read(p.by.flags()) || plain_read(c.by.flags())))
+      return hold_maybe_poll(p, t, c, address, verdict);
+  }
   // A place is reported once, unless its first report's fix (__syncwarp) does not order this race.
   if (!first_time(ReportKind::race, p_pc, c_pc) && !widen_fix(earlier, t, c_pc)) return;
   std::optional<memory_order::Relation> between_blocks;
@@ -163,6 +210,7 @@ void begin_launch(const Launch& launch) {
   race_check_enabled = launch.race_check;
   held_races.clear();
   guess_code.clear();
+  maybe_poll_races.clear();
   lock_global_cells = launch.parallel;
 }
 
@@ -173,6 +221,12 @@ void end_launch(const Launch&) {
       report(held.finding);
   }
   held_races.clear();
+  for (auto& [code, held] : maybe_poll_races) {
+    printed(held.kept);
+    if (plain_poll::polls_at(code.first)) continue;  // the poll's finding tells this mistake
+    if (first_time(ReportKind::race, code.first, code.second)) report(held.finding);
+  }
+  maybe_poll_races.clear();
 }
 
 void begin_block(Block& b) {
@@ -328,6 +382,12 @@ __attribute__((noinline)) void check_races_by_granule(Thread* t, std::uintptr_t 
     });
   } else {
     GlobalRecord c = global_record(t, pc_id, Accessor(thread, flags, 0));
+    reads_one_stored_word = false;
+    if (bytes == 2 * kGranule && address % (2 * kGranule) == 0 && (flags & kVolatile) && !(flags & kWrite)) {
+      const std::uintptr_t low = (address - memory::regions.global_begin) / kGranule;
+      const std::uint64_t low_write = __atomic_load_n(&global_shadow[low].write, __ATOMIC_RELAXED);
+      reads_one_stored_word = low_write != 0 && low_write == __atomic_load_n(&global_shadow[low + 1].write, __ATOMIC_RELAXED);
+    }
     for_each_granule(memory::regions.global_begin, [&](std::uintptr_t granule, std::uint8_t mask, std::uintptr_t at) {
       c.by = c.by.with_mask(mask);
       if (!lock_global_cells) return check_global_granule(granule, t, c, at);

@@ -36,6 +36,46 @@ std::string fix_within_block(bool one_warp, bool uses_tiles) {
          "accesses, reached by every thread of the block";
 }
 
+// Whether an access is strong between blocks: volatile, or an atomic of device or system scope.
+// Blocks hand values to one another through such accesses to global memory (flags, status words).
+bool strong_between_blocks(std::uint8_t flags) {
+  return (flags & kVolatile) || ((flags & kAtomic) && !(flags & kBlockScope));
+}
+
+// Two threads of one block race on a word of global memory that both access as blocks hand
+// values to one another (volatile or atomic): the block reads a flag or status word that it
+// publishes itself, or that a later block publishes. A barrier or __syncwarp() between the two
+// would only hide the report: the word tells the block nothing it does not know, and the value
+// taken from it is the block's own.
+void tell_own_flag(Finding& f) {
+  f.headline = "a block reads a word of global memory that it publishes itself (a flag or status word that other "
+               "blocks wait on), with no barrier between";
+  f.details.push_back("both accesses are volatile or atomic, the accesses blocks hand values to one another with: "
+                      "this block reads the word that it (or a block after it) stores for others to read");
+  f.fix = "read only the flags or status words that earlier blocks publish: a look-back over the tiles before a "
+          "block's own starts at the tile before its own, never at its own or a later one; a barrier or "
+          "__syncwarp() here would hide this report and leave the block's own value in what it takes";
+  f.fix_scope = FixScope::none;
+}
+
+std::string base_name(const std::string& path) {
+  const std::size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+// Where the block last crossed a barrier, for a reader of `file` (the racing code's file). A
+// barrier in code that file includes (a header, another lab's file that a lab builds on) is said
+// to be there: a student who looks for it in the own file finds none at that line.
+std::string last_barrier_words(Site last, const std::string& file) {
+  if (!last.file) return "no barrier has run since the kernel started";
+  const SourceLocation at = locate(last);
+  std::string words = "the last barrier of the block was at " + at.text();
+  if (!file.empty() && at.file != file && base_name(at.file) != base_name(file))
+    words += ", in code that " + base_name(file) + " includes (a function that " + base_name(file) +
+             " calls crossed it there)";
+  return words;
+}
+
 // The pairs of code addresses whose race was reported with __syncwarp() as its fix (widen_fix).
 std::mutex warp_fixed_mutex;
 std::set<std::pair<std::uintptr_t, std::uintptr_t>> warp_fixed_lines;
@@ -84,10 +124,14 @@ Finding race_finding(const RaceSide& earlier, const Thread* t, std::uintptr_t pc
   f.parties.push_back(current_party);
   f.location = shared_memory::describe_address(address, *t->block);
   if (!across) {
-    std::string after = t->block->barrier.last.file
-                            ? "the last barrier of the block was at " + locate(t->block->barrier.last).text()
-                            : "no barrier has run since the kernel started";
+    const std::string after = last_barrier_words(t->block->barrier.last, current_party.where.file.empty()
+                                                                            ? recorded_party.where.file
+                                                                            : current_party.where.file);
     f.details.push_back("no barrier separates the two accesses (" + after + ")");
+    if (!shared && strong_between_blocks(earlier.flags) && strong_between_blocks(flags)) {
+      tell_own_flag(f);
+      return f;
+    }
     const bool one_warp = earlier.thread / kWarpSize == t->warp;
     f.fix = fix_within_block(one_warp, t->block->race.tile_clocks != nullptr);
     f.fix_scope = one_warp ? FixScope::warp : FixScope::block;
@@ -129,7 +173,8 @@ bool widen_fix(const RaceSide& earlier, const Thread* t, std::uintptr_t pc) {
   if (earlier.block != t->block->linear || earlier.thread / kWarpSize == t->warp) return false;
   // A block's findings wait until its phase ends, so the races of one barrier interval between
   // the same two lines usually correct the finding before anyone reads it.
-  if (Finding* waiting = waiting_finding(ReportKind::race, earlier.pc, pc)) {
+  Finding* waiting = waiting_finding(ReportKind::race, earlier.pc, pc);
+  if (waiting && waiting->fix_scope != FixScope::none) {  // none: a block's own flag (tell_own_flag)
     waiting->fix = fix_within_block(false, t->block->race.tile_clocks != nullptr);
     waiting->fix_scope = FixScope::block;
   }

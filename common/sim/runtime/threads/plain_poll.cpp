@@ -1,6 +1,8 @@
 #include "threads/plain_poll.hpp"
 
 #include <cstring>
+#include <mutex>
+#include <set>
 #include <string>
 
 #include "findings/report.hpp"
@@ -11,6 +13,10 @@
 
 namespace scanlab::sim::detail::plain_poll {
 namespace {
+
+// The code addresses of loads found polling (polls_at); a handful in any program.
+std::mutex poll_code_mutex;
+std::set<std::uintptr_t> poll_code;
 
 // The first 8 bytes at the address (what a poll of a flag or a status word tests).
 std::uint64_t value_at(const Access& a) {
@@ -57,12 +63,31 @@ void watched_load(Thread* t, const Access& a) {
   if (!w.polling) {
     if (++w.repeats < kRepeatsOfAPoll) return;
     w.polling = true;
+    std::lock_guard<std::mutex> lock(poll_code_mutex);
+    poll_code.insert(a.pc);
   }
   // A poll: the others run before this load, as before a volatile one.
   scheduler::yield(t, a.pc);
   const std::uint64_t now = value_at(a);
   if (now != w.value) report_poll(t, a);
   w.value = now;
+}
+
+bool polls_at(std::uintptr_t pc) {
+  std::set<std::uintptr_t> polls;
+  {
+    std::lock_guard<std::mutex> lock(poll_code_mutex);
+    if (poll_code.count(pc)) return true;
+    polls = poll_code;
+  }
+  if (polls.empty()) return false;
+  const SourceLocation where = locate(pc);
+  if (where.file.empty()) return false;
+  for (const std::uintptr_t poll : polls) {
+    const SourceLocation at = locate(poll);
+    if (at.line == where.line && at.file == where.file && at.function == where.function) return true;
+  }
+  return false;
 }
 
 }  // namespace scanlab::sim::detail::plain_poll

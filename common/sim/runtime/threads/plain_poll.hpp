@@ -33,6 +33,13 @@ constexpr std::uint32_t kRepeatsOfAPoll = 256;
 // The slow path: a load of the watched address, or the load that starts a new watch.
 void watched_load(Thread* t, const Access& a);
 
+// Whether the load at code address pc, or another load of its source line (a poll of a value of
+// two words loads each word with an instruction of its own), was found polling, in this launch
+// or an earlier one. A race of such a load with another block's store is the poll's own mistake,
+// which the poll's finding (at that line, with volatile and atomic loads as the fix) already
+// tells: the race detector leaves such a race to it rather than report one mistake twice.
+bool polls_at(std::uintptr_t pc);
+
 // Every plain access of kernel thread t to device memory, before it is checked.
 __attribute__((always_inline)) inline void note(Thread* t, const Access& a) {
   PollWatch& w = t->poll;

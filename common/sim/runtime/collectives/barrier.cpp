@@ -5,6 +5,7 @@
 
 #include "checks/counters.hpp"
 #include "checks/memory_order.hpp"
+#include "checks/race_picture.hpp"
 
 #include <string>
 #include <vector>
@@ -183,6 +184,8 @@ void release(Block& b) {
   memory_order::end_interval(b);
   b.barrier.last = b.barrier.site;
   b.barrier.interval += 1;
+  // A picture asked for draws this barrier even where its interval touches nothing drawn.
+  if (__builtin_expect(race_picture::recording.load(std::memory_order_relaxed), false)) race_picture::barrier_crossed(b);
   b.barrier.waiting = 0;
   b.barrier.predicates = 0;
   for (unsigned i = 0; i < b.thread_count; ++i) {

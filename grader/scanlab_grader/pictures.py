@@ -263,7 +263,7 @@ def step_layout(wrong: dict, picture: dict) -> dict:
     only one side has (the kernel crossed fewer or more barriers than the algorithm has steps)
     is drawn with that side's values and says that the other has none."""
     yours, expected, steps = wrong["yours"], wrong["expected"], wrong["steps"]
-    first_step, first_cell = wrong["step"], wrong["cell"]
+    first_step, first_cell, outputs = wrong["step"], wrong["cell"], wrong["outputs"]
     cells = len(yours[0])
     start = max(0, min(first_cell - STEP_CELLS_DRAWN // 2, cells - STEP_CELLS_DRAWN))
     end = min(cells, start + STEP_CELLS_DRAWN)
@@ -292,9 +292,12 @@ def step_layout(wrong: dict, picture: dict) -> dict:
         for r, c in enumerate(range(start, end)):
             got = mine[c] if mine is not None and c < len(mine) else None
             want = theirs[c] if theirs is not None and c < len(theirs) else None
+            # Cells past the input's end hold identities and are never stored: drawn grey and
+            # never crossed, so that the crosses are the output's.
+            past = c >= outputs
             column["values"].append({"y": STEP_TOP + r * STEP_ROW, "cell": c, "yours": "" if got is None else str(got),
-                                     "expected": "" if want is None else str(want),
-                                     "differs": got is not None and want is not None and got != want})
+                                     "expected": "" if want is None else str(want), "past": past,
+                                     "differs": not past and got is not None and want is not None and got != want})
         columns.append(column)
         x += 2 * value_width + STEP_GAP
     grid_right = x - STEP_GAP
@@ -315,9 +318,9 @@ def step_layout(wrong: dict, picture: dict) -> dict:
                       "step": first_step, "label": label, "label_x": label_x},
             "cells": cells, "variable": str(memory.get("variable", "")),
             "block": ",".join(str(v) for v in memory.get("block", [])), "row_height": STEP_ROW,
-            "rows": [{"y": STEP_TOP + r * STEP_ROW, "cell": c, "first": c == first_cell}
+            "rows": [{"y": STEP_TOP + r * STEP_ROW, "cell": c, "first": c == first_cell, "past": c >= outputs}
                      for r, c in enumerate(range(start, end))],
-            "label_y": label_y, "heads_bottom": STEP_TOP - 6}
+            "any_past": end > outputs, "label_y": label_y, "heads_bottom": STEP_TOP - 6}
 
 
 @dataclass

@@ -196,10 +196,10 @@ def wrong_steps(picture: dict, algorithm, layout_of, case) -> dict | None:
                  if final_yours[c] != final_expected[c]), None)
     if cell is None:
         return None
-    step = next(k for k in range(min(len(yours), len(expected)))
-                if cell >= len(yours[k]) or yours[k][cell] != expected[k][1][cell]) \
-        if any(yours[k][cell] != expected[k][1][cell] for k in range(min(len(yours), len(expected)))) \
-        else min(len(yours), len(expected)) - 1
+    # Both sides have as many steps as the shorter; where the cell agrees in all of those, what
+    # went wrong is a step only the longer side has: the first of them is marked.
+    shared = min(len(yours), len(expected))
+    step = next((k for k in range(shared) if yours[k][cell] != expected[k][1][cell]), shared)
     return {"steps": steps, "yours": yours, "expected": expected, "step": step, "cell": cell, "outputs": outputs}
 
 
@@ -207,7 +207,8 @@ def _first_wrong_run(records: list[dict], algorithm, layout_of, case, repo: Path
     """The first run among a rerun's step pictures whose output part ended wrong, laid out."""
     for r in records:
         p = r.get("picture") if isinstance(r, dict) else None
-        if not isinstance(p, dict) or p.get("kind") != "steps":
+        # A run cut short by the simulator's budget of copies lacks its last steps: not judged.
+        if not isinstance(p, dict) or p.get("kind") != "steps" or p.get("truncated"):
             continue
         wrong = wrong_steps(p, algorithm, layout_of, case)
         if wrong is None:

@@ -19,6 +19,7 @@ import argparse
 import json
 import re
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
@@ -29,7 +30,7 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 sys.path.insert(0, str(HERE.parent))
 
-from scanlab_grader import manifest, solution_source  # noqa: E402
+from scanlab_grader import manifest, pictures, solution_source  # noqa: E402
 
 SKIP = 77
 # (lab, known-bad kernel): the races drawn.
@@ -171,6 +172,46 @@ def step_problems(dom: str, check: dict, barrier_line: int) -> list[str]:
     return problems
 
 
+def algorithm_problems() -> list[str]:
+    """The page's own arithmetic, before any page is read: lab 04's algorithms, step by step, end
+    with the scans the reference computes and take the steps the lab's barriers take, and a run
+    whose array goes wrong at one step is found there, while a right run draws nothing."""
+    import itertools
+    import random
+    problems = []
+    fmt, op, identity = pictures.STEP_CASES["Int32Plus"]
+    inclusive, _ = pictures.STEP_ALGORITHMS[("04-brent-kung", "Inclusive")]
+    exclusive, padding = pictures.STEP_ALGORITHMS[("04-brent-kung", "Exclusive")]
+    rng = random.Random(4)
+    for size in (2, 4, 64, 512, 2048):
+        x = [rng.randint(-1000, 1000) for _ in range(size)]
+        steps = inclusive(x, op, identity)
+        if steps[-1][1] != list(itertools.accumulate(x)) or len(steps) != 2 * size.bit_length() - 2:
+            problems.append(f"the inclusive Brent-Kung of {size} cells is not the scan, or not in 2 log2({size}) arrays")
+        steps = exclusive(x, op, identity)
+        if steps[-1][1] != [0] + list(itertools.accumulate(x))[:-1] or len(steps) != 2 * size.bit_length() - 1:
+            problems.append(f"the exclusive Brent-Kung of {size} cells is not the scan, or not in 1 + 2 log2({size}) arrays")
+        where = padding(max(i + (i >> 5) + (i >> 10) for i in range(size)) + 1)
+        if where is None or len(where) != size:
+            problems.append(f"the padded array of a section of {size} is not recognised")
+    # A run as the simulator sends it: its arrays right, then one cell wrong from step 7 on.
+    x = [rng.randint(-1000, 1000) for _ in range(64)]
+    arrays = [a for _, a in inclusive(x, op, identity)]
+    def run(arrays):
+        return {"kind": "steps", "steps": [{"bytes": b"".join(struct.pack(fmt, v) for v in a).hex(), "barrier": {}}
+                                           for a in arrays]}
+    if pictures.wrong_steps(run(arrays), inclusive, None, (fmt, op, identity)) is not None:
+        problems.append("a right run was found wrong")
+    spoiled = [list(a) for a in arrays]
+    for a in spoiled[7:]:
+        a[40] += 1
+    wrong = pictures.wrong_steps(run(spoiled), inclusive, None, (fmt, op, identity))
+    if wrong is None or (wrong["step"], wrong["cell"]) != (7, 40):
+        problems.append(f"a run wrong at cell 40 from step 7 on was found wrong at "
+                        f"{None if wrong is None else (wrong['step'], wrong['cell'])}")
+    return problems
+
+
 def figure_alone(page: Path, figure_id: str, out: Path) -> tuple[int, int]:
     """The page's figure `figure_id` alone, with the page's style (a README's picture); its size."""
     text = page.read_text()
@@ -278,6 +319,12 @@ def main() -> int:
                    help="also keep lab 04's step picture alone here (the grader README's second picture)")
     p.add_argument("labs", nargs="*", metavar="LAB", help="only these labs' cases (default: all)")
     args = p.parse_args()
+    if not args.labs or any(number in args.labs for number, *_ in STEP_CASES):
+        arithmetic = algorithm_problems()
+        for problem in arithmetic:
+            print("FAIL the step pictures' arithmetic: " + problem)
+        if arithmetic:
+            return 1
     browser = next((shutil.which(b) for b in BROWSERS if shutil.which(b)), None)
     if browser is None:
         print("skipped: Chromium is not installed (common/bin/prerequisites check installs it)")

@@ -252,7 +252,7 @@ def record_steps(lab_result, run_again: Callable[[str, str, int], list[dict]], r
 # The step picture's geometry, in SVG user units (11px monospace: about 6.7 units a character).
 STEP_ROW = 18
 STEP_HEAD_LINE = 13
-STEP_TOP = 86  # the first row; above it, each step's head: number, name, barrier, "yours expected"
+STEP_TOP = 96  # the first row; above it, each step's head: number, name, barrier, "yours expected"
 STEP_LEFT = 70
 STEP_GAP = 10
 STEP_CHAR = 6.7
@@ -281,7 +281,7 @@ def step_layout(wrong: dict, picture: dict) -> dict:
         heads.append((name, where, line, head))
     longest_value = max(len(str(v)) for row in yours + [e for _, e in expected] for v in row[start:end])
     longest_head = max(len(part) for *_, head in heads for part in head)
-    value_width = max(44, (longest_value + 2) * STEP_CHAR + 8, (longest_head * STEP_CHAR + 10) / 2)
+    value_width = round(max(44, (longest_value + 2) * STEP_CHAR + 8, (longest_head * STEP_CHAR + 10) / 2))
     columns = []
     x = STEP_LEFT
     for k, (name, where, line, head) in enumerate(heads):
@@ -309,7 +309,7 @@ def step_layout(wrong: dict, picture: dict) -> dict:
     label = (f"first wrong: cell {first_cell}, after step {first_step} ({first['name']}"
              + (f"; barrier at {first['barrier']}" if first["barrier"] else "") + f"): expected {want}, yours {got}")
     mark_x = first["x"] + value_width / 2
-    label_width = len(label) * STEP_CHAR + 30
+    label_width = round(len(label) * STEP_CHAR + 30)
     label_x = max(6.0, min(mark_x - 30, grid_right - label_width))
     memory = picture.get("memory", {})
     label_y = STEP_TOP + (end - start) * STEP_ROW + 22

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import html
 import re
+import struct
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -21,6 +22,8 @@ from typing import Callable
 from . import findings as findings_of
 
 REQUEST_ENV = "SCANLAB_SIM_RACE_PICTURE"
+RACE_REQUEST_ENV = REQUEST_ENV
+STEP_REQUEST_ENV = "SCANLAB_SIM_STEP_PICTURE"
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 MAX_PICTURES_PER_LAB = 4  # races drawn per lab; each costs one run of its test
 MARKS_PER_SLOT = 3  # accesses drawn in one cell of one column; the rest are counted
@@ -71,6 +74,254 @@ def record(lab_result, run_again: Callable[[str, str, int], list[dict]], repo: P
             for f in c.findings:
                 if f.key == finding.key and f.places == finding.places:
                     f.picture = picture
+    record_steps(lab_result, run_again, repo, asked)
+
+
+# --- A wrong result drawn as the slides draw a scan: the block's shared array after each step. ---
+
+# The block whose steps are asked for. Which block wrote the first wrong output element is in the
+# failed check's words only, and a wrong step of a block scan usually spoils every section alike:
+# the first block is asked for, and its runs are compared with the algorithm as data.
+STEP_BLOCK = "0,0,0"
+STEP_CELLS_DRAWN = 32  # a window of cells around the first wrong one
+STEP_RERUNS_PER_CHECK = 2  # each costs one run of its test
+# The cases whose elements and operator the page can compute exactly: test names carry the case
+# (ScanCaseNames in grader/labs/common/scan_cases.hpp).
+# Each: the element's struct format, the operator, its identity.
+STEP_CASES = {"Int32Plus": ("<i", lambda a, b: (a + b + 2**31) % 2**32 - 2**31, 0),
+              "Int32Max": ("<i", max, -2**31)}
+
+
+def _inclusive_brent_kung(x: list, op, identity=None, distribute: bool = True) -> list[tuple[str, list]]:
+    """Lab 04's inclusive scan, step by step as its barriers end: the reduction tree, then the
+    distribution tree (solutions/04-brent-kung/brent_kung.cu, block_scan_brent_kung); each step
+    named and with the array after it, the first being the array as loaded."""
+    n = len(x)
+    a = list(x)
+    out = [("loaded", list(a))]
+    stride = 1
+    while stride < n:
+        for tid in range(n // 2):
+            i = (tid + 1) * 2 * stride - 1
+            if i < n:
+                a[i] = op(a[i - stride], a[i])
+        out.append((f"reduction, stride {stride}" if distribute else f"up-sweep, stride {stride}", list(a)))
+        stride *= 2
+    if not distribute:
+        return out
+    stride = n // 4
+    while stride > 0:
+        for tid in range(n // 2):
+            i = (tid + 1) * 2 * stride - 1
+            if i + stride < n:
+                a[i + stride] = op(a[i], a[i + stride])
+        out.append((f"distribution, stride {stride}", list(a)))
+        stride //= 2
+    return out
+
+
+def _exclusive_brent_kung(x: list, op, identity) -> list[tuple[str, list]]:
+    """Lab 04's exclusive scan, step by step: the up-sweep (the reduction tree), then the identity
+    at the root and the down-sweep, whose first step shares the root's interval
+    (block_exclusive_scan_brent_kung)."""
+    n = len(x)
+    out = _inclusive_brent_kung(x, op, identity, distribute=False)
+    a = list(out[-1][1])
+    stride = n // 2
+    a[n - 1] = identity
+    while stride > 0:
+        for tid in range(n // 2):
+            i = (tid + 1) * 2 * stride - 1
+            if i < n:
+                left, prefix = a[i - stride], a[i]
+                a[i - stride], a[i] = prefix, op(prefix, left)
+        out.append((f"down-sweep, stride {stride}" if stride < n // 2 else f"root, down-sweep, stride {stride}",
+                    list(a)))
+        stride //= 2
+    return out
+
+
+def _brent_kung_padding(cells: int) -> list[int] | None:
+    """Where each element of the exclusive scan's section is in its padded array (padded_index of
+    lab 04: one word after every 32 elements and one more after every 1024), for the section size
+    whose padded array has `cells` cells; None where none has (the student's padding differs)."""
+    def padded(i: int) -> int:
+        return i + (i >> 5) + (i >> 10)
+    size = 2
+    while padded(size - 1) + 1 < cells:
+        size *= 2
+    return [padded(i) for i in range(size)] if padded(size - 1) + 1 == cells else None
+
+
+# Per lab folder and test: the lab's algorithm, step by step, from the array its first barrier saw,
+# and where each element lives in the shared array (None: at its own index).
+STEP_ALGORITHMS = {("04-brent-kung", "Inclusive"): (_inclusive_brent_kung, None),
+                   ("04-brent-kung", "Exclusive"): (_exclusive_brent_kung, _brent_kung_padding)}
+
+
+def _algorithm_of(lab_dir: str, test: str):
+    """The algorithm, its layout and the case (element format, operator, identity) of a test,
+    where the page knows them; else Nones."""
+    suite, _, name = test.rpartition(".")
+    case = suite.rpartition("/")[2]
+    algorithm, layout_of = STEP_ALGORITHMS.get((lab_dir, name), (None, None))
+    return (algorithm, layout_of, STEP_CASES[case]) if algorithm and case in STEP_CASES else (None, None, None)
+
+
+def _cells(hex_bytes: str, fmt: str) -> list:
+    raw = bytes.fromhex(hex_bytes)
+    size = struct.calcsize(fmt)
+    return [struct.unpack_from(fmt, raw, k)[0] for k in range(0, len(raw) - size + 1, size)]
+
+
+def wrong_steps(picture: dict, algorithm, layout_of, case) -> dict | None:
+    """One run's steps beside the algorithm's, or None where the run's output part ended right.
+    The cells past n hold the identity from the load on (the lab's convention), so the output
+    part is up to the last loaded cell that is not the identity. The cell marked is the first
+    wrong output element, at the first step where it differs from the algorithm's."""
+    fmt, op, identity = case
+    steps = picture.get("steps") or []
+    if not steps:
+        return None
+    yours = [_cells(str(s.get("bytes", "")), fmt) for s in steps]
+    if layout_of is not None:
+        where = layout_of(len(yours[0]))
+        if where is None:
+            return None
+        yours = [[row[i] for i in where] for row in yours]
+    expected = algorithm(yours[0], op, identity)
+    final_yours, final_expected = yours[-1], expected[-1][1]
+    outputs = 1 + max((i for i, v in enumerate(yours[0]) if v != identity), default=0)
+    cell = next((c for c in range(min(outputs, len(final_yours), len(final_expected)))
+                 if final_yours[c] != final_expected[c]), None)
+    if cell is None:
+        return None
+    # Both sides have as many steps as the shorter; where the cell agrees in all of those, what
+    # went wrong is a step only the longer side has: the first of them is marked.
+    shared = min(len(yours), len(expected))
+    step = next((k for k in range(shared) if yours[k][cell] != expected[k][1][cell]), shared)
+    return {"steps": steps, "yours": yours, "expected": expected, "step": step, "cell": cell, "outputs": outputs}
+
+
+def _first_wrong_run(records: list[dict], algorithm, layout_of, case, repo: Path | None) -> dict | None:
+    """The first run among a rerun's step pictures whose output part ended wrong, laid out."""
+    for r in records:
+        p = r.get("picture") if isinstance(r, dict) else None
+        # A run cut short by the simulator's budget of copies lacks its last steps: not judged.
+        if not isinstance(p, dict) or p.get("kind") != "steps" or p.get("truncated"):
+            continue
+        wrong = wrong_steps(p, algorithm, layout_of, case)
+        if wrong is None:
+            continue
+        for s in p.get("steps", []):
+            if isinstance(s.get("barrier"), dict):
+                s["barrier"]["file"] = findings_of.student_path(str(s["barrier"].get("file", "")), repo)
+        return {"run": int(p.get("run", 0)), "memory": p.get("memory", {}), "drawing": step_layout(wrong, p)}
+    return None
+
+
+def record_steps(lab_result, run_again: Callable[[str, str, int], list[dict]], repo: Path | None,
+                 number: int = 0) -> None:
+    """A correctness check that failed with a wrong result gets the picture of a wrong run's steps:
+    one of its failed tests whose case the page can compute runs again with SCANLAB_SIM_STEP_PICTURE
+    naming the first block, which records that block's shared array at each barrier of each run."""
+    global REQUEST_ENV
+    pictures = []
+    for c in lab_result.checks:
+        if c.status != "fail" or c.check.category != "correctness" or c.kind != "assertion":
+            continue
+        # The cases whose result the page can compute, a few at most: the first whose rerun
+        # shows a wrong run is drawn (another case may be the one that failed).
+        tests = [t for t in c.tests if _algorithm_of(lab_result.lab.dir, t)[0]][:STEP_RERUNS_PER_CHECK]
+        for test in tests:
+            algorithm, layout_of, case = _algorithm_of(lab_result.lab.dir, test)
+            number += 1
+            # run_again (grading.py) names the request's variable from this module's REQUEST_ENV.
+            REQUEST_ENV = STEP_REQUEST_ENV
+            try:
+                records = run_again(test, f"block:{STEP_BLOCK}", number)
+            finally:
+                REQUEST_ENV = RACE_REQUEST_ENV
+            drawn = _first_wrong_run(records, algorithm, layout_of, case, repo)
+            if drawn is not None:
+                pictures.append({"check": c.check.id, "test": test, **drawn})
+                break
+    lab_result.step_pictures = pictures
+
+
+# The step picture's geometry, in SVG user units (11px monospace: about 6.7 units a character).
+STEP_ROW = 18
+STEP_HEAD_LINE = 13
+STEP_TOP = 96  # the first row; above it, each step's head: number, name, barrier, "yours expected"
+STEP_LEFT = 70
+STEP_GAP = 10
+STEP_CHAR = 6.7
+
+
+def step_layout(wrong: dict, picture: dict) -> dict:
+    """Cells down, steps across; in each step the student's value and the expected one side by
+    side, a cross on every cell that differs, the first wrong cell ringed and labelled. A step
+    only one side has (the kernel crossed fewer or more barriers than the algorithm has steps)
+    is drawn with that side's values and says that the other has none."""
+    yours, expected, steps = wrong["yours"], wrong["expected"], wrong["steps"]
+    first_step, first_cell, outputs = wrong["step"], wrong["cell"], wrong["outputs"]
+    cells = len(yours[0])
+    start = max(0, min(first_cell - STEP_CELLS_DRAWN // 2, cells - STEP_CELLS_DRAWN))
+    end = min(cells, start + STEP_CELLS_DRAWN)
+    lab_file = next((str(s["barrier"].get("file", "")) for s in steps if isinstance(s.get("barrier"), dict)), "")
+    heads = []
+    for k in range(max(len(yours), len(expected))):
+        name = expected[k][0] if k < len(expected) else "not in the algorithm"
+        barrier = steps[k].get("barrier", {}) if k < len(steps) else {}
+        line = int(barrier.get("line", 0) or 0)
+        file = str(barrier.get("file", ""))
+        where = (f"line {line}" if file == lab_file else f"{Path(file).name}:{line}") if line else ""
+        head = [f"step {k}" + (" ✗" if k == first_step else "")] + name.split(", ")
+        head.append(f"barrier {where}" if where else "(you crossed no barrier)")
+        heads.append((name, where, line, head))
+    longest_value = max(len(str(v)) for row in yours + [e for _, e in expected] for v in row[start:end])
+    longest_head = max(len(part) for *_, head in heads for part in head)
+    value_width = round(max(44, (longest_value + 2) * STEP_CHAR + 8, (longest_head * STEP_CHAR + 10) / 2))
+    columns = []
+    x = STEP_LEFT
+    for k, (name, where, line, head) in enumerate(heads):
+        mine = yours[k] if k < len(yours) else None
+        theirs = expected[k][1] if k < len(expected) else None
+        column = {"x": x, "width": 2 * value_width, "value_width": value_width, "step": k, "name": name,
+                  "barrier": where, "line": line, "first": k == first_step, "head": head,
+                  "head_y": [16 + i * STEP_HEAD_LINE for i in range(len(head))], "values": []}
+        for r, c in enumerate(range(start, end)):
+            got = mine[c] if mine is not None and c < len(mine) else None
+            want = theirs[c] if theirs is not None and c < len(theirs) else None
+            # Cells past the input's end hold identities and are never stored: drawn grey and
+            # never crossed, so that the crosses are the output's.
+            past = c >= outputs
+            column["values"].append({"y": STEP_TOP + r * STEP_ROW, "cell": c, "yours": "" if got is None else str(got),
+                                     "expected": "" if want is None else str(want), "past": past,
+                                     "differs": not past and got is not None and want is not None and got != want})
+        columns.append(column)
+        x += 2 * value_width + STEP_GAP
+    grid_right = x - STEP_GAP
+    first = columns[first_step]
+    row = first_cell - start
+    got = yours[first_step][first_cell] if first_step < len(yours) else None
+    want = expected[first_step][1][first_cell] if first_step < len(expected) else None
+    label = (f"first wrong: cell {first_cell}, after step {first_step} ({first['name']}"
+             + (f"; barrier at {first['barrier']}" if first["barrier"] else "") + f"): expected {want}, yours {got}")
+    mark_x = first["x"] + value_width / 2
+    label_width = round(len(label) * STEP_CHAR + 30)
+    label_x = max(6.0, min(mark_x - 30, grid_right - label_width))
+    memory = picture.get("memory", {})
+    label_y = STEP_TOP + (end - start) * STEP_ROW + 22
+    return {"width": max(grid_right, label_x + label_width, 760) + 10, "height": label_y + 60,
+            "grid_right": grid_right, "columns": columns, "start": start, "end": end - 1,
+            "first": {"x": mark_x, "y": STEP_TOP + row * STEP_ROW + STEP_ROW / 2, "cell": first_cell,
+                      "step": first_step, "label": label, "label_x": label_x},
+            "cells": cells, "variable": str(memory.get("variable", "")),
+            "block": ",".join(str(v) for v in memory.get("block", [])), "row_height": STEP_ROW,
+            "rows": [{"y": STEP_TOP + r * STEP_ROW, "cell": c, "first": c == first_cell, "past": c >= outputs}
+                     for r, c in enumerate(range(start, end))],
+            "any_past": end > outputs, "label_y": label_y, "heads_bottom": STEP_TOP - 6}
 
 
 @dataclass
@@ -267,7 +518,7 @@ def render_page(report) -> str:
             findings.append({"finding": f, "lines": f.lines(), "checks": [c.check.id for c in checks],
                              "drawing": layout(f.picture, callers_of(f, lab.lab.dir)) if f.picture else None,
                              "number": drawn})
-        labs.append({"result": lab, "findings": findings})
+        labs.append({"result": lab, "findings": findings, "steps": getattr(lab, "step_pictures", [])})
     return _jinja().get_template("pictures.html.j2").render(report=report, labs=labs, escape=html.escape)
 
 

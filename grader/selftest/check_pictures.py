@@ -2,10 +2,15 @@
 of a known-bad kernel's race (lab 02's in-place scan with its read/write barrier removed, lab
 07's with the barrier after the hand-off removed), and the rendered document must draw the
 racing pair at the cell, threads and lines the race's record names, and mark the missing
-barrier between those lines. The same page with its highlighting broken must fail the same
-reading, so the reading can fail. A screenshot of each page is kept.
+barrier between those lines. For a wrong result (lab 04 with a wrong step of the distribution
+tree) the rendered document must draw the block's array after each step beside the expected
+one, and ring the first wrong output element that the check's evidence names, with its values,
+at the first step where it differs, whose barrier is the distribution tree's. The same pages
+with their highlighting broken must fail the same readings, so the readings can fail. A
+screenshot of each page is kept.
 
 Usage: check_pictures.py --build-root DIR [--jobs N] [--screenshot-for-readme PATH]
+                         [--step-screenshot-for-readme PATH] [LAB...]
 Exit status 77 (ctest: skipped) where Chromium is not installed."""
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ import argparse
 import json
 import re
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
@@ -24,11 +30,13 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 sys.path.insert(0, str(HERE.parent))
 
-from scanlab_grader import manifest, solution_source  # noqa: E402
+from scanlab_grader import manifest, pictures, solution_source  # noqa: E402
 
 SKIP = 77
 # (lab, known-bad kernel): the races drawn.
 CASES = (("02", "missing-barrier-between-read-and-write"), ("07", "missing-barrier-after-handoff"))
+# (lab, known-bad kernel, check, tag of the barrier that ends the wrong step): the wrong results drawn.
+STEP_CASES = (("04", "wrong-distribution-offset", "correctness-inclusive", "distribute-barrier"),)
 BROWSERS = ("chromium", "chromium-browser")
 
 
@@ -118,6 +126,147 @@ def drawing_problems(dom: str, race: dict) -> list[str]:
     return problems
 
 
+def step_problems(dom: str, check: dict, barrier_line: int) -> list[str]:
+    """What the rendered page fails to draw of a wrong result: `check` (grade's JSON report of the
+    failed correctness check, whose evidence names the first wrong output element, its expected
+    and actual values) and the line of the barrier that ends the step that goes wrong."""
+    page = Elements()
+    page.feed(dom)
+    figures = [e for e in page.found if e["tag"] == "figure" and "step-picture" in e["classes"]
+               and e.get("data-check") == check["id"]]
+    if len(figures) != 1:
+        return [f"{len(figures)} step pictures of {check['id']}, expected 1"]
+    figure = figures[0]["figure"]
+    # The evidence of the test drawn: its first wrong element, as the check's details give it.
+    details = "\n".join(check["details"])
+    test = figures[0].get("data-test", "")
+    evidence = re.search(r"index (\d+): expected (-?\d+), actual (-?\d+)", details[details.find(test + ":"):])
+    if not test or test + ":" not in details or evidence is None:
+        return [f"the check's evidence names no wrong element of {test!r}: {details[:400]}"]
+    index, want, got = evidence.groups()
+    marks = page.with_class("first-wrong", figure)
+    if len(marks) != 1:
+        return [f"{len(marks)} marks of the first wrong cell, expected 1"]
+    mark = marks[0]
+    problems = []
+    if mark.get("data-cell") != index:
+        problems.append(f"the first wrong cell is marked at {mark.get('data-cell')}, the check's evidence names {index}")
+    label = " ".join(mark["text"].split())
+    if f"cell {index}" not in label or f"expected {want}, yours {got}" not in label:
+        problems.append(f"the mark's label '{label}' does not say cell {index}: expected {want}, yours {got}")
+    steps = page.with_class("step", figure)
+    marked = [e for e in steps if e.get("data-step") == mark.get("data-step")]
+    if len(marked) != 1 or "first-wrong-step" not in marked[0]["classes"]:
+        problems.append(f"the marked step {mark.get('data-step')} is not drawn as the first wrong step")
+    elif marked[0].get("data-line") != str(barrier_line):
+        problems.append(f"the first wrong step ends at the barrier of line {marked[0].get('data-line')}, the "
+                        f"distribution tree's is at line {barrier_line}")
+    # The cell is right in every step before the marked one, and drawn crossed in the marked one.
+    values = [e for e in page.with_class("value", figure) if e.get("data-cell") == index]
+    crossed = [i for i, e in enumerate(values) if "differs" in e["classes"]]
+    if not crossed or str(crossed[0]) != mark.get("data-step"):
+        problems.append(f"cell {index} is first drawn as differing in step {crossed[:1]}, the mark says "
+                        f"{mark.get('data-step')}")
+    if len(page.with_class("first-wrong-row", figure)) != 1:
+        problems.append("the first wrong cell's row is not marked once")
+    return problems
+
+
+def algorithm_problems() -> list[str]:
+    """The page's own arithmetic, before any page is read: lab 04's algorithms, step by step, end
+    with the scans the reference computes and take the steps the lab's barriers take, and a run
+    whose array goes wrong at one step is found there, while a right run draws nothing."""
+    import itertools
+    import random
+    problems = []
+    fmt, op, identity = pictures.STEP_CASES["Int32Plus"]
+    inclusive, _ = pictures.STEP_ALGORITHMS[("04-brent-kung", "Inclusive")]
+    exclusive, padding = pictures.STEP_ALGORITHMS[("04-brent-kung", "Exclusive")]
+    rng = random.Random(4)
+    for size in (2, 4, 64, 512, 2048):
+        x = [rng.randint(-1000, 1000) for _ in range(size)]
+        steps = inclusive(x, op, identity)
+        if steps[-1][1] != list(itertools.accumulate(x)) or len(steps) != 2 * size.bit_length() - 2:
+            problems.append(f"the inclusive Brent-Kung of {size} cells is not the scan, or not in 2 log2({size}) arrays")
+        steps = exclusive(x, op, identity)
+        if steps[-1][1] != [0] + list(itertools.accumulate(x))[:-1] or len(steps) != 2 * size.bit_length() - 1:
+            problems.append(f"the exclusive Brent-Kung of {size} cells is not the scan, or not in 1 + 2 log2({size}) arrays")
+        where = padding(max(i + (i >> 5) + (i >> 10) for i in range(size)) + 1)
+        if where is None or len(where) != size:
+            problems.append(f"the padded array of a section of {size} is not recognised")
+    # A run as the simulator sends it: its arrays right, then one cell wrong from step 7 on.
+    x = [rng.randint(-1000, 1000) for _ in range(64)]
+    arrays = [a for _, a in inclusive(x, op, identity)]
+    def run(arrays):
+        return {"kind": "steps", "steps": [{"bytes": b"".join(struct.pack(fmt, v) for v in a).hex(), "barrier": {}}
+                                           for a in arrays]}
+    if pictures.wrong_steps(run(arrays), inclusive, None, (fmt, op, identity)) is not None:
+        problems.append("a right run was found wrong")
+    spoiled = [list(a) for a in arrays]
+    for a in spoiled[7:]:
+        a[40] += 1
+    wrong = pictures.wrong_steps(run(spoiled), inclusive, None, (fmt, op, identity))
+    if wrong is None or (wrong["step"], wrong["cell"]) != (7, 40):
+        problems.append(f"a run wrong at cell 40 from step 7 on was found wrong at "
+                        f"{None if wrong is None else (wrong['step'], wrong['cell'])}")
+    return problems
+
+
+def figure_alone(page: Path, figure_id: str, out: Path) -> tuple[int, int]:
+    """The page's figure `figure_id` alone, with the page's style (a README's picture); its size."""
+    text = page.read_text()
+    style = text[text.index("<style>"):text.index("</style>") + len("</style>")]
+    figure = text[text.rindex("<figure", 0, text.index(f'id="{figure_id}"')):]
+    figure = figure[:figure.index("</figure>") + len("</figure>")]
+    out.write_text(f"<!DOCTYPE html><html><head><meta charset='utf-8'>{style}</head>"
+                   f"<body style='margin:0.5em; max-width: none'>{figure}</body></html>")
+    width, height = (re.search(rf'{k}="([0-9.]+)"', figure).group(1) for k in ("width", "height"))
+    return int(float(width)), int(float(height))
+
+
+def step_case(browser: str, scratch: Path, build_root: Path, jobs: str, labs, number: str, name: str, check_id: str,
+              barrier_tag: str, screenshot_for_readme: str | None) -> list[str]:
+    """Lab `number` with its known-bad kernel `name` graded with --pictures: the wrong result of
+    `check_id` drawn step by step (step_problems), and a page with its mark removed rejected."""
+    lab = labs[number]
+    m = next(m for m in lab.mutants if m.name == name)
+    source = solution_source.parse(REPO / "solutions" / lab.dir / m.file)
+    target = scratch / lab.dir / m.file
+    target.write_text(source.edited(m.at, m.find, m.replace))
+    barrier_line = source.line_after_edit(barrier_tag, m.at, m.find, m.replace)
+    pages = build_root / f"pictures-{number}"
+    shutil.rmtree(pages, ignore_errors=True)
+    report = build_root / f"pictures-{number}.json"
+    proc = subprocess.run([str(HERE.parent / "grade"), "--submission", str(scratch), "--build-root", str(build_root),
+                           "--jobs", jobs, "--format", "json", "--output", str(report), "--color", "never",
+                           "--pictures", str(pages), number], capture_output=True, text=True)
+    target.write_text(source.text)
+    label = f"{number}/{name}"
+    page = pages / f"{scratch.name}.html"
+    if not page.is_file() or str(page) not in proc.stdout:
+        return [f"{label}: grade wrote no page at {page}, or did not print its path (exit status {proc.returncode}):"
+                f"\n{proc.stdout[-800:]}{proc.stderr[-1500:]}"]
+    check = next((c for c in json.loads(report.read_text())["labs"][0]["checks"] if c["id"] == check_id), None)
+    if check is None or check["status"] != "fail":
+        return [f"{label}: {check_id} did not fail"]
+    screenshot = build_root / f"pictures-{number}.png"
+    problems = step_problems(browse(browser, page, screenshot), check, barrier_line)
+    failures = [f"{label}: {pr}" for pr in problems]
+    if page.stat().st_size > 2 * 1024 * 1024:
+        failures.append(f"{label}: the page is {page.stat().st_size} bytes, over 2 MB")
+    # The reading must reject a page whose first wrong cell is not marked.
+    broken = pages / "broken-mark.html"
+    broken.write_text(page.read_text().replace('class="first-wrong"', 'class="unmarked"'))
+    if not step_problems(browse(browser, broken), check, barrier_line):
+        failures.append(f"{label}: a page with the first wrong cell not marked passed the reading")
+    print(f"{label:<50} {'ok' if not problems else 'FAILED':<7} page {page}, screenshot {screenshot}")
+    if screenshot_for_readme and not problems:
+        alone = pages / "steps-alone.html"
+        width, height = figure_alone(page, f"steps-{number}-1", alone)
+        browse(browser, alone, Path(screenshot_for_readme), f"{width + 40},{height + 90}")
+    return failures
+
+
 def browse(browser: str, page: Path, screenshot: Path | None = None, window: str = "1000,1700") -> str:
     """The document Chromium renders from `page` (and its screenshot, where asked for)."""
     with tempfile.TemporaryDirectory(prefix="scanlab-chromium-") as profile:
@@ -166,8 +315,16 @@ def main() -> int:
     p.add_argument("--jobs", default="2")
     p.add_argument("--screenshot-for-readme", default=None, metavar="PATH",
                    help="also copy lab 02's screenshot here (the grader README's picture)")
+    p.add_argument("--step-screenshot-for-readme", default=None, metavar="PATH",
+                   help="also keep lab 04's step picture alone here (the grader README's second picture)")
     p.add_argument("labs", nargs="*", metavar="LAB", help="only these labs' cases (default: all)")
     args = p.parse_args()
+    if not args.labs or any(number in args.labs for number, *_ in STEP_CASES):
+        arithmetic = algorithm_problems()
+        for problem in arithmetic:
+            print("FAIL the step pictures' arithmetic: " + problem)
+        if arithmetic:
+            return 1
     browser = next((shutil.which(b) for b in BROWSERS if shutil.which(b)), None)
     if browser is None:
         print("skipped: Chromium is not installed (common/bin/prerequisites check installs it)")
@@ -228,6 +385,11 @@ def main() -> int:
             width, height = (re.search(rf'{k}="([0-9.]+)"', figure).group(1) for k in ("width", "height"))
             browse(browser, alone, Path(args.screenshot_for_readme),
                    f"{int(float(width)) + 60},{int(float(height)) + 50}")
+    for number, name, check_id, barrier_tag in STEP_CASES:
+        if args.labs and number not in args.labs:
+            continue
+        failures += step_case(browser, scratch, build_root, args.jobs, labs, number, name, check_id, barrier_tag,
+                              args.step_screenshot_for_readme)
     if not args.labs or "02" in args.labs:
         failures += fixed_twin_problems(scratch, build_root, args.jobs)
     for f in failures:

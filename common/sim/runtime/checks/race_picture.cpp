@@ -143,6 +143,14 @@ void begin_block(const Block& b) {
   last_bytes = 0;
 }
 
+void barrier_crossed(const Block& b) {
+  const std::uint32_t followed = followed_run.load(std::memory_order_relaxed);
+  if (b.race.run != followed || followed == 0) return;
+  // The race's interval has ended: its picture is complete, as at the interval's next access.
+  if (completing.active) return complete();
+  if (b.barrier.interval != latest_interval) enter_interval(b);
+}
+
 void note(const Thread* t, std::uintptr_t address, std::size_t bytes, std::uint8_t flags, std::uintptr_t pc) {
   const Block& b = *t->block;
   const std::uint32_t followed = followed_run.load(std::memory_order_relaxed);

@@ -28,6 +28,10 @@ extern std::atomic<bool> recording;
 // A block starts: the recorder follows it if it is the block asked for (its last run, since a
 // program launches a kernel many times).
 void begin_block(const Block& b);
+// A barrier of block b was crossed (b.barrier.interval is the new interval): the interval it
+// begins is kept with its barrier's line even when the block touches nothing in it, so that a
+// picture of a race two barriers later still draws that barrier where it was.
+void barrier_crossed(const Block& b);
 // An access of lab code, before the race detector judges it.
 void note(const Thread* t, std::uintptr_t address, std::size_t bytes, std::uint8_t flags, std::uintptr_t pc);
 // The race thread t's access now at `address` makes with an earlier one of the same block

@@ -5,6 +5,8 @@
 
 #include "checks/counters.hpp"
 #include "checks/memory_order.hpp"
+#include "checks/race_picture.hpp"
+#include "checks/step_picture.hpp"
 
 #include <string>
 #include <vector>
@@ -150,7 +152,14 @@ void sync(const char* file, unsigned line) {
   if (Thread* t = arrive(Kind::sync, 0, file, line)) scheduler::wait(t, Waiting::barrier);
 }
 
-void begin_block(Block& b) { b.barrier = BlockBarrier{}; }
+void begin_block(Block& b) {
+  b.barrier = BlockBarrier{};
+  if (__builtin_expect(step_picture::recording.load(std::memory_order_relaxed), false)) step_picture::begin_block(b);
+}
+
+void end_block(Block& b) {
+  if (__builtin_expect(step_picture::recording.load(std::memory_order_relaxed), false)) step_picture::end_block(b);
+}
 
 void release(Block& b) {
   if (b.barrier.waiting != b.live) {
@@ -183,6 +192,10 @@ void release(Block& b) {
   memory_order::end_interval(b);
   b.barrier.last = b.barrier.site;
   b.barrier.interval += 1;
+  // A picture asked for draws this barrier even where its interval touches nothing drawn.
+  if (__builtin_expect(race_picture::recording.load(std::memory_order_relaxed), false)) race_picture::barrier_crossed(b);
+  // A picture of steps copies the followed block's array as each step ends.
+  if (__builtin_expect(step_picture::recording.load(std::memory_order_relaxed), false)) step_picture::barrier_crossed(b);
   b.barrier.waiting = 0;
   b.barrier.predicates = 0;
   for (unsigned i = 0; i < b.thread_count; ++i) {

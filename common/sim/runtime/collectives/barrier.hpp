@@ -8,6 +8,8 @@
 namespace scanlab::sim::detail::barrier {
 
 void begin_block(Block& b);
+// The block's run ended (a picture of its steps asked for goes out then).
+void end_block(Block& b);
 
 // Every live thread of the block waits: lets them pass the barrier they wait at, or, where they
 // do not all wait at one barrier, reports why none can ever pass and stops the launch.

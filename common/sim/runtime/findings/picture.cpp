@@ -27,7 +27,33 @@ std::string memory_subject_json(const MemorySubject& s) {
   return o.str();
 }
 
+namespace {
+
+std::string steps_json(const MemorySubject& subject, const StepPicture& p) {
+  static const char kHex[] = "0123456789abcdef";
+  std::ostringstream o;
+  o << "{\"kind\":\"steps\",\"memory\":" << memory_subject_json(subject) << ",\"run\":" << p.run
+    << ",\"variable_bytes\":" << p.variable_bytes << ",\"steps\":[";
+  for (std::size_t i = 0; i < p.steps.size(); ++i) {
+    const PictureStep& s = p.steps[i];
+    std::string hex(2 * s.bytes.size(), '0');
+    for (std::size_t k = 0; k < s.bytes.size(); ++k) {
+      const auto byte = static_cast<unsigned char>(s.bytes[k]);
+      hex[2 * k] = kHex[byte >> 4];
+      hex[2 * k + 1] = kHex[byte & 15];
+    }
+    o << (i ? "," : "") << "{\"interval\":" << s.interval << ",\"barrier\":{";
+    write_place(o, s.barrier);
+    o << "},\"bytes\":\"" << hex << "\"}";
+  }
+  o << "],\"truncated\":" << (p.truncated ? "true" : "false") << "}";
+  return o.str();
+}
+
+}  // namespace
+
 std::string picture_json(const RacePicture& p) {
+  if (p.steps) return steps_json(p.subject, *p.steps);
   std::ostringstream o;
   o << "{\"kind\":\"race\",\"memory\":" << memory_subject_json(p.subject) << ",\"element_bytes\":" << p.element_bytes
     << ",\"first_cell\":" << p.first_cell << ",\"cells\":" << p.cells << ",\"variable_cells\":" << p.variable_cells

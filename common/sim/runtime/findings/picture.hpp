@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,8 +41,27 @@ struct PictureInterval {
   SourceLocation barrier;
 };
 
+// One step of a block as SCANLAB_SIM_STEP_PICTURE records it (checks/step_picture.hpp): the
+// shared variable's bytes as they were when the block crossed a barrier, and that barrier.
+struct PictureStep {
+  std::uint32_t interval = 0;  // the interval the barrier began (barriers crossed + 1)
+  SourceLocation barrier;
+  std::string bytes;           // the variable's bytes, in memory order
+};
+
+// The steps of one run of a block: which run (1 for the block's first in the process), the
+// variable's size and every step, oldest first.
+struct StepPicture {
+  unsigned run = 0;
+  std::size_t variable_bytes = 0;
+  std::vector<PictureStep> steps;
+  bool truncated = false;  // the process's budget of copies ran out in this run
+};
+
+// A race's picture, or (where `steps` is set) the steps of a block: a record carries one.
 struct RacePicture {
   MemorySubject subject;
+  std::optional<StepPicture> steps;  // set: a picture of steps, and only `subject` besides
   unsigned element_bytes = 4;  // a cell: the size of the racing access
   long first_cell = 0;         // the window: cells [first_cell, first_cell + cells)
   long cells = 0;
@@ -52,7 +72,8 @@ struct RacePicture {
   bool truncated = false;                  // more accesses than the recorder keeps
 };
 
-// The picture as one JSON object (the value of a record's "picture").
+// The picture as one JSON object (the value of a record's "picture"): a race's ("kind": "race"),
+// or a block's steps ("kind": "steps", each step's bytes in hexadecimal).
 std::string picture_json(const RacePicture& picture);
 std::string memory_subject_json(const MemorySubject& subject);
 

@@ -27,7 +27,7 @@ struct Hooks {
 // Every module with a part of a launch or a block. Order matters where one part reads another:
 // counters end a block's last interval while its shared memory is still placed.
 constexpr Hooks kModules[] = {
-    {nullptr, barrier::begin_block, nullptr, nullptr},
+    {nullptr, barrier::begin_block, barrier::end_block, nullptr},
     {nullptr, warp::begin_block, nullptr, nullptr},
     {nullptr, tile_barrier::begin_block, nullptr, nullptr},
     {nullptr, shared_memory::begin_block, shared_memory::end_block, nullptr},

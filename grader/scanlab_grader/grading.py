@@ -58,6 +58,8 @@ class LabResult:
     error: str | None = None  # lab-wide failure (compile error, crash at startup, ...)
     notes: list[str] = field(default_factory=list)
     not_started: unstarted.FirstTodo | None = None  # the files are the skeleton: where to start
+    # With --pictures: a failed correctness check's wrong run, step by step (pictures.record_steps).
+    step_pictures: list[dict] = field(default_factory=list)
 
     @property
     def not_graded(self) -> str | None:
@@ -567,8 +569,8 @@ def _grade_lab(lab: Lab, opts: Options, tree: BuildTree | None, configure_error:
             if r.status == "pass":
                 r.status, r.kind, r.reason = "fail", "crash", _one_line(suite.error)
     if opts.pictures and opts.backend == "sim":
-        def run_again(test: str, request: str, number: int) -> list[dict]:
-            again = run_suite(cmd_for, env={**env, pictures.REQUEST_ENV: request}, cwd=binary.parent,
+        def run_again(test: str, variable: str, request: str, number: int) -> list[dict]:
+            again = run_suite(cmd_for, env={**env, variable: request}, cwd=binary.parent,
                               log_dir=log_dir, limits=limits, only=[test], repo=opts.repo, label=f"picture-{number}",
                               lab_dir=lab.dir)
             outcome = again.outcomes.get(test)

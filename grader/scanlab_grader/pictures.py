@@ -21,8 +21,7 @@ from typing import Callable
 
 from . import findings as findings_of
 
-REQUEST_ENV = "SCANLAB_SIM_RACE_PICTURE"
-RACE_REQUEST_ENV = REQUEST_ENV
+RACE_REQUEST_ENV = "SCANLAB_SIM_RACE_PICTURE"
 STEP_REQUEST_ENV = "SCANLAB_SIM_STEP_PICTURE"
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 MAX_PICTURES_PER_LAB = 4  # races drawn per lab; each costs one run of its test
@@ -49,9 +48,10 @@ def request_for(finding: findings_of.Finding) -> str | None:
         return None
 
 
-def record(lab_result, run_again: Callable[[str, str, int], list[dict]], repo: Path | None) -> None:
+def record(lab_result, run_again: Callable[[str, str, str, int], list[dict]], repo: Path | None) -> None:
     """Each race of a failed check that has no picture yet gets one: its test runs again with the
-    request (run_again(test, request, number) -> that run's finding records)."""
+    request (run_again(test, variable, request, number) -> that run's finding records, the
+    request set in the environment variable named)."""
     asked = 0
     for finding, checks in lab_result.findings():
         if asked >= MAX_PICTURES_PER_LAB:
@@ -64,7 +64,7 @@ def record(lab_result, run_again: Callable[[str, str, int], list[dict]], repo: P
         if request is None:
             continue
         asked += 1
-        picture = next((f.picture for f in findings_of.from_records(run_again(finding.test, request, asked), repo)
+        picture = next((f.picture for f in findings_of.from_records(run_again(finding.test, RACE_REQUEST_ENV, request, asked), repo)
                         if f.kind == "race" and f.picture), None)
         if picture is None:
             continue
@@ -213,19 +213,15 @@ def _first_wrong_run(records: list[dict], algorithm, layout_of, case, repo: Path
         wrong = wrong_steps(p, algorithm, layout_of, case)
         if wrong is None:
             continue
-        for s in p.get("steps", []):
-            if isinstance(s.get("barrier"), dict):
-                s["barrier"]["file"] = findings_of.student_path(str(s["barrier"].get("file", "")), repo)
         return {"run": int(p.get("run", 0)), "memory": p.get("memory", {}), "drawing": step_layout(wrong, p)}
     return None
 
 
-def record_steps(lab_result, run_again: Callable[[str, str, int], list[dict]], repo: Path | None,
+def record_steps(lab_result, run_again: Callable[[str, str, str, int], list[dict]], repo: Path | None,
                  number: int = 0) -> None:
     """A correctness check that failed with a wrong result gets the picture of a wrong run's steps:
     one of its failed tests whose case the page can compute runs again with SCANLAB_SIM_STEP_PICTURE
     naming the first block, which records that block's shared array at each barrier of each run."""
-    global REQUEST_ENV
     pictures = []
     for c in lab_result.checks:
         if c.status != "fail" or c.check.category != "correctness" or c.kind != "assertion":
@@ -236,12 +232,7 @@ def record_steps(lab_result, run_again: Callable[[str, str, int], list[dict]], r
         for test in tests:
             algorithm, layout_of, case = _algorithm_of(lab_result.lab.dir, test)
             number += 1
-            # run_again (grading.py) names the request's variable from this module's REQUEST_ENV.
-            REQUEST_ENV = STEP_REQUEST_ENV
-            try:
-                records = run_again(test, f"block:{STEP_BLOCK}", number)
-            finally:
-                REQUEST_ENV = RACE_REQUEST_ENV
+            records = run_again(test, STEP_REQUEST_ENV, f"block:{STEP_BLOCK}", number)
             drawn = _first_wrong_run(records, algorithm, layout_of, case, repo)
             if drawn is not None:
                 pictures.append({"check": c.check.id, "test": test, **drawn})
@@ -518,7 +509,7 @@ def render_page(report) -> str:
             findings.append({"finding": f, "lines": f.lines(), "checks": [c.check.id for c in checks],
                              "drawing": layout(f.picture, callers_of(f, lab.lab.dir)) if f.picture else None,
                              "number": drawn})
-        labs.append({"result": lab, "findings": findings, "steps": getattr(lab, "step_pictures", [])})
+        labs.append({"result": lab, "findings": findings, "steps": lab.step_pictures})
     return _jinja().get_template("pictures.html.j2").render(report=report, labs=labs, escape=html.escape)
 
 

@@ -130,11 +130,12 @@ class RecordTest(unittest.TestCase):
     def test_a_failed_check_runs_its_test_again_with_the_request(self):
         lab = self.lab("fail")
         asked = []
-        def run_again(test, request, number):
-            asked.append((test, request))
+        def run_again(test, variable, request, number):
+            asked.append((test, variable, request))
             return [record(True)]
         pictures.record(lab, run_again, REPO)
-        self.assertEqual(asked, [("Lab02RaceFreedom.InPlace", "shared:12:2,0,0:extern __shared__ (dynamic)")])
+        self.assertEqual(asked, [("Lab02RaceFreedom.InPlace", "SCANLAB_SIM_RACE_PICTURE",
+                                 "shared:12:2,0,0:extern __shared__ (dynamic)")])
         self.assertIsNotNone(lab.checks[0].findings[0].picture)
 
     def test_a_passing_check_runs_nothing(self):

@@ -37,6 +37,7 @@ KINDS = {
     "host-access": "host code touches device memory",
     "unsupported": "something the simulator cannot run",
     "api-misuse": "a CUDA runtime call with invalid arguments",
+    "picture": "what a run was asked to draw (grade --pictures): not a finding about the code",
 }
 MAX_SHOWN = 6  # places listed under one check; the rest are counted
 FIX_SCOPES = ("", "warp", "block")  # what a fix orders, narrowest first (FixScope in the runtime)

@@ -108,9 +108,8 @@ void end_block(const Block& b) {
   followed.store(nullptr, std::memory_order_relaxed);
   if (current.steps.empty()) return;
   Finding f;
-  // No kind of finding means "a picture you asked for"; a warning of the most neutral kind carries
-  // it, and only a run that set SCANLAB_SIM_STEP_PICTURE makes one.
-  f.kind = ReportKind::unsupported;
+  // Not a finding about the program: only a run that set SCANLAB_SIM_STEP_PICTURE makes one.
+  f.kind = ReportKind::picture;
   f.is_error = false;
   f.headline = "steps of block " + format_index(b.index) + " in shared memory " + subject.variable + ", run " +
                std::to_string(current.run) + " (recorded as SCANLAB_SIM_STEP_PICTURE asked)";

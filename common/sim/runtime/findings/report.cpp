@@ -589,6 +589,7 @@ const char* to_string(ReportKind kind) {
     case ReportKind::host_access: return "host-access";
     case ReportKind::unsupported: return "unsupported";
     case ReportKind::api_misuse: return "api-misuse";
+    case ReportKind::picture: return "picture";
   }
   return "unknown";
 }

@@ -21,6 +21,7 @@ enum class ReportKind {
   host_access,         // host code dereferenced a device pointer
   unsupported,         // something the simulator cannot honour
   api_misuse,          // a CUDA runtime call with invalid arguments
+  picture,             // what a run was asked to draw (SCANLAB_SIM_STEP_PICTURE): a note, never an error
 };
 
 const char* to_string(ReportKind kind);

@@ -183,11 +183,14 @@ def main(args: argparse.Namespace) -> int:
         try:
             page = write_page(report, Path(args.pictures).resolve(), args.page_name)
         except PicturesUnavailable as e:
-            print(f"grade: {e}", file=sys.stderr)
-            return 2
+            # The grades stand without the page (the platforms' entry points ask for it on
+            # every submission): say why it is missing, and go on.
+            print(f"grade: no page of pictures: {e}", file=sys.stderr)
+            page = None
         # Where the page is, said on stdout after a text report (a JSON one stays parseable).
-        print(f"Page of this grading, with pictures of what failed: {page}",
-              file=sys.stdout if args.output or args.format == "text" else sys.stderr)
+        if page is not None:
+            print(f"Page of this grading, with pictures of what failed: {page}",
+                  file=sys.stdout if args.output or args.format == "text" else sys.stderr)
     if args.annotations is not None:
         from .annotations import annotations
         # Workflow commands are read from stdout and stderr alike; keep a report on stdout parseable.

@@ -4,12 +4,14 @@ prairielearn and classroom (GitHub Classroom)."""
 from __future__ import annotations
 
 import base64
+import html
 import json
 import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 
 from . import findings as findings_of
+from . import pictures
 from .grading import NOT_GRADED, CheckResult, LabResult
 
 FORMATS = ("text", "json", "junit", "gradescope", "prairielearn", "classroom")
@@ -293,13 +295,23 @@ def render_junit(report: Report) -> str:
 # top-level score, output, tests[] with name, score, max_score, status
 # ("passed"/"failed"), output.
 
+def _gradescope_html(text: str, images: list[dict]) -> str:
+    """A check's text and its pictures as Gradescope's HTML output: the text as it is, each
+    picture an <img> of its SVG data URL (Gradescope shows images embedded so, not files)."""
+    shown = "".join(f'<figure><img src="{i["url"]}" alt="{html.escape(i["label"])}">'
+                    f"<figcaption>{html.escape(i['label'])}</figcaption></figure>" for i in images)
+    return f"<pre>{html.escape(text)}</pre>{shown}"
+
+
 def render_gradescope(report: Report) -> str:
     tests = []
     for lab in report.labs:
+        # With --pictures, a failed check shows its pictures under its text.
+        drawn = pictures.images(lab)
         for c in lab.checks:
             if c.status == "skip":
                 continue
-            tests.append({
+            test = {
                 "name": f"Lab {lab.lab.number} · {c.check.id}: {c.check.title}",
                 "number": f"{lab.lab.number}.{len(tests) + 1}",
                 "score": _num(c.points),
@@ -309,7 +321,11 @@ def render_gradescope(report: Report) -> str:
                 "tags": [f"lab{lab.lab.number}", c.check.category],
                 # A hidden check (lab.toml: hidden = true) shows once the grades are published.
                 "visibility": "after_published" if c.check.hidden else "visible",
-            })
+            }
+            if drawn.get(c.check.id):
+                test["output"] = _gradescope_html(test["output"], drawn[c.check.id])
+                test["output_format"] = "html"
+            tests.append(test)
     doc = {
         "score": _num(report.points),
         "execution_time": round(report.seconds),
@@ -336,17 +352,22 @@ PL_LIMIT = 1_000_000
 def render_prairielearn(report: Report) -> str:
     tests = []
     for lab in report.labs:
+        # With --pictures, a failed check shows its pictures (PrairieLearn draws a test's images).
+        drawn = pictures.images(lab)
         for c in lab.checks:
             if c.status == "skip":
                 continue
-            tests.append({
+            test = {
                 "name": f"Lab {lab.lab.number} {c.check.id}",
                 "description": c.check.title,
                 "points": _num(c.points),
                 "max_points": _num(c.max_points),
                 "message": "; ".join(["passed" if c.status == "pass" else c.reason] + c.measured),
                 "output": _check_text(lab, c),
-            })
+            }
+            if drawn.get(c.check.id):
+                test["images"] = drawn[c.check.id]
+            tests.append(test)
     score = report.points / report.max_points if report.max_points else 0.0
     # A submission that does not compile is not graded (PrairieLearn then does not count the
     # attempt), and the compiler's first errors are the message.
@@ -371,6 +392,11 @@ def render_prairielearn(report: Report) -> str:
         doc["output"] = "(omitted: too long)"
         for t in doc["tests"]:
             t["output"] = t["output"][:2000]
+        text = json.dumps(doc, indent=2)
+    if len(text.encode()) > PL_LIMIT:
+        # The pictures are on the page that grade --pictures wrote; the results must fit.
+        for t in doc["tests"]:
+            t.pop("images", None)
         text = json.dumps(doc, indent=2)
     return text + "\n"
 

@@ -12,6 +12,7 @@ no script, no font and nothing fetched; marks differ by shape and label, not by 
 
 from __future__ import annotations
 
+import base64
 import html
 import re
 import struct
@@ -511,6 +512,34 @@ def render_page(report) -> str:
                              "number": drawn})
         labs.append({"result": lab, "findings": findings, "steps": lab.step_pictures})
     return _jinja().get_template("pictures.html.j2").render(report=report, labs=labs, escape=html.escape)
+
+
+def images(lab) -> dict[str, list[dict]]:
+    """A lab's pictures as images a platform can show beside a check (PrairieLearn's results
+    carry them): check id -> [{"label", "url"}], each an SVG data URL, the same drawing as the
+    page's. Empty where nothing was drawn (no --pictures, or nothing failed)."""
+    if not lab.step_pictures and not any(f.picture for f, _ in lab.findings()):
+        return {}
+    try:
+        drawings = _jinja().get_template("drawings.j2").module
+    except PicturesUnavailable:
+        return {}  # the results go out without them; writing the page says why (cli.py)
+    shown: dict[str, list[dict]] = {}
+
+    def add(check: str, label: str, svg: str) -> None:
+        url = "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode()
+        shown.setdefault(check, []).append({"label": label, "url": url})
+
+    for sp in lab.step_pictures:
+        add(sp["check"], f"{sp['test']}: the block's array after each step, beside the expected one",
+            str(drawings.steps_svg(sp["drawing"])))
+    for f, checks in lab.findings():
+        if f.picture:
+            svg = str(drawings.race_svg(layout(f.picture, callers_of(f, lab.lab.dir))))
+            for c in checks:
+                if c.status == "fail":
+                    add(c.check.id, f"{f.kind}: {f.headline}", svg)
+    return shown
 
 
 def write_page(report, folder: Path, name: str | None = None) -> Path:

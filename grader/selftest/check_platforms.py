@@ -121,6 +121,11 @@ def main() -> int:
         graded = [c for c in lab.checks if c.category not in ("performance",)]
         if len(tests) != len(graded):
             problems.append(f"Gradescope: {len(tests)} tests for {len(graded)} checks")
+        # run_autograder grades with --pictures: a check the race failed shows the race's picture.
+        pictured = [t["name"] for t in tests if t.get("output_format") == "html"
+                    and '<img src="data:image/svg+xml;base64,' in t["output"]]
+        if not pictured:
+            problems.append("Gradescope: no failed check shows the race's picture")
         for check, test in zip(graded, tests):
             # The checks that must reject the kernel score 0; those of the other scan, which the
             # edit does not touch, full points; the rest may go either way.
@@ -133,7 +138,8 @@ def main() -> int:
     # ---- GitHub Classroom: the workflow, its output, and annotations at the student's lines
     workflow = (REPO / "grader" / "platforms" / "classroom" / "classroom.yml").read_text()
     for needed in ("run-autograding-tests:", "--format classroom", "--annotations labs",
-                   "classroom-resources/autograding-grading-reporter@v1"):
+                   "classroom-resources/autograding-grading-reporter@v1", "--pictures scanlab-pictures",
+                   "actions/upload-artifact@v4"):
         if needed not in workflow:
             problems.append(f"the Classroom workflow lacks '{needed}'")
     classroom_cmd = [source / "grader" / "grade", "--submission", submission, "--build-root", autograder / "build",

@@ -1,7 +1,10 @@
 """Pictures of a race (grader/scanlab_grader/pictures.py): the record's picture is read as data,
 laid out as cells by barrier intervals with the racing pair and the missing barrier where the
-record puts them, asked for again only for a failed check, and written as one page."""
+record puts them, asked for again only for a failed check, written as one page, and shown as an
+image beside the check in PrairieLearn's results."""
 
+import base64
+import json
 import sys
 import tempfile
 import unittest
@@ -11,7 +14,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE.parents[1] / "common" / "python"))
 
-from scanlab_grader import findings, pictures  # noqa: E402
+import validators  # noqa: E402
+from scanlab_grader import findings, formats, pictures  # noqa: E402
 from scanlab_grader.formats import Report  # noqa: E402
 from scanlab_grader.grading import CheckResult, LabResult  # noqa: E402
 from scanlab_grader.manifest import Check, Lab  # noqa: E402
@@ -158,6 +162,38 @@ class PageTest(unittest.TestCase):
         self.assertIn("race-freedom-inplace", text)
         for outside in ("<script", "http://www.w3.org/1999", "https://", "@import", "<link"):
             self.assertNotIn(outside, text)
+
+    def test_prairielearn_shows_the_picture_beside_the_check_it_failed(self):
+        f = findings.from_record(record(True))
+        failed = LabResult(LAB, [CheckResult(CHECK, "fail", "assertion", "race", findings=[f])])
+        text = formats.render_prairielearn(Report("sim", "submissions/alice/", [failed]))
+        self.assertEqual(validators.prairielearn(text), [])
+        test = json.loads(text)["tests"][0]
+        [image] = test["images"]
+        self.assertTrue(image["url"].startswith("data:image/svg+xml;base64,"))
+        svg = base64.b64decode(image["url"].split(",", 1)[1]).decode()
+        self.assertTrue(svg.startswith("<svg xmlns=\"http://www.w3.org/2000/svg\""))
+        self.assertEqual(svg.count('<g class="racing '), 2)
+        self.assertIn("missing barrier: between line 55 and line 57", svg)
+        # Without a picture (no --pictures), no image.
+        plain = LabResult(LAB, [CheckResult(CHECK, "fail", "assertion", "race",
+                                            findings=[findings.from_record(record(False))])])
+        self.assertNotIn("images", json.loads(formats.render_prairielearn(Report("sim", "s/", [plain])))["tests"][0])
+
+    def test_gradescope_shows_the_picture_in_the_checks_html_output(self):
+        f = findings.from_record(record(True))
+        failed = LabResult(LAB, [CheckResult(CHECK, "fail", "assertion", "race", findings=[f])])
+        text = formats.render_gradescope(Report("sim", "submissions/alice/", [failed]))
+        self.assertEqual(validators.gradescope(text), [])
+        test = json.loads(text)["tests"][0]
+        self.assertEqual(test["output_format"], "html")
+        self.assertTrue(test["output"].startswith("<pre>"))
+        url = test["output"].split('<img src="', 1)[1].split('"', 1)[0]
+        svg = base64.b64decode(url.split(",", 1)[1]).decode()
+        self.assertEqual(svg.count('<g class="racing '), 2)
+        plain = LabResult(LAB, [CheckResult(CHECK, "fail", "assertion", "race",
+                                            findings=[findings.from_record(record(False))])])
+        self.assertNotIn("output_format", json.loads(formats.render_gradescope(Report("sim", "s/", [plain])))["tests"][0])
 
 
 if __name__ == "__main__":

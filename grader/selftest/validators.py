@@ -112,6 +112,8 @@ def gradescope(text: str) -> list[str]:
                 problems.append(f"test {t.get('name')}: {key} is not a number")
         if "status" in t and t["status"] not in ("passed", "failed"):
             problems.append(f"test {t.get('name')}: status '{t['status']}'")
+        if "output_format" in t and t["output_format"] not in ("text", "html", "simple_format", "md", "ansi"):
+            problems.append(f"test {t.get('name')}: output_format '{t['output_format']}'")
         for key in ("name", "output", "number"):
             if key in t and not isinstance(t[key], str):
                 problems.append(f"test: {key} is not a string")
@@ -160,6 +162,11 @@ def prairielearn(text: str) -> list[str]:
         for key in ("description", "message", "output"):
             if key in t and not isinstance(t[key], str):
                 problems.append(f"test {t['name']}: {key} is not a string")
+        images = t.get("images", [])
+        if not isinstance(images, list) or not all(
+                isinstance(i, dict) and isinstance(i.get("label"), str) and isinstance(i.get("url"), str)
+                for i in images):
+            problems.append(f"test {t['name']}: images is not a list of {{label, url}}")
     return problems
 
 

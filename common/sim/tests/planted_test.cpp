@@ -815,6 +815,24 @@ std::vector<PlantedCase> planted_cases() {
     cases.push_back(hoisted);
   }
   cases.push_back(clean("PolledThroughVolatile", "hoisted_poll", true));
+  // The same hoisted spin where the publisher stores the flag plainly (volatile): the one load
+  // the compiler left before the loop races with that store, but that race is the spin's
+  // mistake, so the spin's finding is the only one.
+  for (const char* threads : {"1", "2"}) {
+    PlantedCase published = with_env(
+        bug(std::string("HoistedPollOfAPublishedFlagIsOneFinding_") + threads + "Threads", "hoisted_poll_published",
+            "deadlock",
+            stderr_says({"spins on a value it read only once", "volatile"},
+                        [](const Outcome& o) {
+                          ASSERT_EQ(o.reports.size(), 1u) << "the spin and the race of its hoisted load are one finding";
+                          EXPECT_EQ(o.reports[0].kind, "deadlock");
+                          EXPECT_EQ(o.reports[0].parties[0].role, "spinning");
+                        })),
+        {{"SCANLAB_SIM_THREADS", threads}});
+    published.time_limit_s = 20;
+    cases.push_back(published);
+  }
+  cases.push_back(clean("PublishedFlagPolledThroughVolatile", "hoisted_poll_published", true));
   // Status words polled through a plain pointer: one finding, the poll's, at its line; the race
   // of the same loads with the publisher's stores is that finding, not a second one.
   for (const char* threads : {"1", "2"}) {

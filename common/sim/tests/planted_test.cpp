@@ -591,6 +591,20 @@ std::vector<PlantedCase> planted_cases() {
     }
   }));
   cases.push_back(clean("BlockSyncOrdersTwoTiles", "tile_sync_other_tile", true));
+  // Threads of one tile of 16 (tiled_partition<16>) race in shared memory: the fix is the tile's
+  // sync(), the call the kernel has, not a __syncwarp() nor a __syncthreads().
+  cases.push_back(bug("SubWarpTileWithoutSync", "tile16_scan_without_sync", "race",
+                      fix_names("tile.sync()", "__syncwarp()", [](const Outcome& o) {
+                        ASSERT_FALSE(o.reports.empty());
+                        for (const JsonReport& r : o.reports) {
+                          EXPECT_THAT(r.fix, HasSubstr("thread_block_tile<16>")) << r.headline;
+                          EXPECT_THAT(r.fix, Not(HasSubstr("__syncthreads()"))) << r.headline;
+                          expect_two_threads_of_one_block(r);
+                          if (r.parties.size() == 2)
+                            EXPECT_EQ((*r.parties[0].thread)[0] / 16, (*r.parties[1].thread)[0] / 16) << r.headline;
+                        }
+                      })));
+  cases.push_back(clean("SubWarpTileSynced", "tile16_scan_without_sync", true));
   // Warps of one tile of 256 a warp apart, with no tile.sync() between the write and the read.
   cases.push_back(bug("MultiWarpTileWithoutSync", "tile_sync_missing", "race", [](const Outcome& o) {
     for (const JsonReport& r : o.reports) {

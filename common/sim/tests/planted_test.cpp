@@ -829,9 +829,9 @@ std::vector<PlantedCase> planted_cases() {
     cases.push_back(hoisted);
   }
   cases.push_back(clean("PolledThroughVolatile", "hoisted_poll", true));
-  // The same hoisted spin where the publisher stores the flag plainly (volatile): the one load
-  // the compiler left before the loop races with that store, but that race is the spin's
-  // mistake, so the spin's finding is the only one.
+  // A hoisted spin in a function whose plain reads of the status words also race with the
+  // publisher's volatile stores: the race is the spin's mistake (plain reads where volatile or
+  // atomic ones are needed), so the spin's finding is the only one.
   for (const char* threads : {"1", "2"}) {
     PlantedCase published = with_env(
         bug(std::string("HoistedPollOfAPublishedFlagIsOneFinding_") + threads + "Threads", "hoisted_poll_published",

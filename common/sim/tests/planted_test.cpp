@@ -591,6 +591,20 @@ std::vector<PlantedCase> planted_cases() {
     }
   }));
   cases.push_back(clean("BlockSyncOrdersTwoTiles", "tile_sync_other_tile", true));
+  // Threads of one tile of 16 (tiled_partition<16>) race in shared memory: the fix is the tile's
+  // sync(), the call the kernel has, not a __syncwarp() nor a __syncthreads().
+  cases.push_back(bug("SubWarpTileWithoutSync", "tile16_scan_without_sync", "race",
+                      fix_names("tile.sync()", "__syncwarp()", [](const Outcome& o) {
+                        ASSERT_FALSE(o.reports.empty());
+                        for (const JsonReport& r : o.reports) {
+                          EXPECT_THAT(r.fix, HasSubstr("thread_block_tile<16>")) << r.headline;
+                          EXPECT_THAT(r.fix, Not(HasSubstr("__syncthreads()"))) << r.headline;
+                          expect_two_threads_of_one_block(r);
+                          if (r.parties.size() == 2)
+                            EXPECT_EQ((*r.parties[0].thread)[0] / 16, (*r.parties[1].thread)[0] / 16) << r.headline;
+                        }
+                      })));
+  cases.push_back(clean("SubWarpTileSynced", "tile16_scan_without_sync", true));
   // Warps of one tile of 256 a warp apart, with no tile.sync() between the write and the read.
   cases.push_back(bug("MultiWarpTileWithoutSync", "tile_sync_missing", "race", [](const Outcome& o) {
     for (const JsonReport& r : o.reports) {
@@ -815,6 +829,24 @@ std::vector<PlantedCase> planted_cases() {
     cases.push_back(hoisted);
   }
   cases.push_back(clean("PolledThroughVolatile", "hoisted_poll", true));
+  // A hoisted spin in a function whose plain reads of the status words also race with the
+  // publisher's volatile stores: the race is the spin's mistake (plain reads where volatile or
+  // atomic ones are needed), so the spin's finding is the only one.
+  for (const char* threads : {"1", "2"}) {
+    PlantedCase published = with_env(
+        bug(std::string("HoistedPollOfAPublishedFlagIsOneFinding_") + threads + "Threads", "hoisted_poll_published",
+            "deadlock",
+            stderr_says({"spins on a value it read only once", "volatile"},
+                        [](const Outcome& o) {
+                          ASSERT_EQ(o.reports.size(), 1u) << "the spin and the race of its hoisted load are one finding";
+                          EXPECT_EQ(o.reports[0].kind, "deadlock");
+                          EXPECT_EQ(o.reports[0].parties[0].role, "spinning");
+                        })),
+        {{"SCANLAB_SIM_THREADS", threads}});
+    published.time_limit_s = 20;
+    cases.push_back(published);
+  }
+  cases.push_back(clean("PublishedFlagPolledThroughVolatile", "hoisted_poll_published", true));
   // Status words polled through a plain pointer: one finding, the poll's, at its line; the race
   // of the same loads with the publisher's stores is that finding, not a second one.
   for (const char* threads : {"1", "2"}) {

@@ -238,6 +238,7 @@ void begin_block(Block& b) {
     b.race.run = next_run.fetch_add(1, std::memory_order_relaxed);
   }
   b.race.segment = 0;
+  b.race.sub_warp_tiles = 0;  // the slot's previous block made its own tiles
   race_picture::begin_block(b);
   // Lane clocks carry over from the slot's previous block: they hold __syncwarp generations of
   // this slot, which only grow, so every one a thread knows is below the generation of any

@@ -36,6 +36,22 @@ std::string fix_within_block(bool one_warp, bool uses_tiles) {
          "accesses, reached by every thread of the block";
 }
 
+// The size of the smallest tile of fewer than 32 threads that the block made (BlockClocks::
+// sub_warp_tiles) and that holds both threads, or 0. Such a tile's sync() reaches the checks as a
+// __syncwarp() of its lanes, but the program's call to order the two is the tile's sync().
+unsigned shared_sub_warp_tile(const Block& b, unsigned a, unsigned c) {
+  for (unsigned size = 1; size < kWarpSize; size <<= 1)
+    if ((b.race.sub_warp_tiles & size) && a / size == c / size) return size;
+  return 0;
+}
+
+std::string fix_within_tile(unsigned size) {
+  const std::string n = std::to_string(size);
+  return "the racing threads share a tile of " + n + " threads that the kernel made with tiled_partition, and its "
+         "threads do not run in lockstep: order the two accesses with the tile's sync() (tile.sync(), a "
+         "thread_block_tile<" + n + ">), called by every thread of the tile between them";
+}
+
 // Whether an access is strong between blocks: volatile, or an atomic of device or system scope.
 // Blocks hand values to one another through such accesses to global memory (flags, status words).
 bool strong_between_blocks(std::uint8_t flags) {
@@ -133,7 +149,8 @@ Finding race_finding(const RaceSide& earlier, const Thread* t, std::uintptr_t pc
       return f;
     }
     const bool one_warp = earlier.thread / kWarpSize == t->warp;
-    f.fix = fix_within_block(one_warp, t->block->race.tile_clocks != nullptr);
+    const unsigned tile = one_warp ? shared_sub_warp_tile(*t->block, earlier.thread, t->linear) : 0;
+    f.fix = tile ? fix_within_tile(tile) : fix_within_block(one_warp, t->block->race.tile_clocks != nullptr);
     f.fix_scope = one_warp ? FixScope::warp : FixScope::block;
     if (one_warp) {
       std::lock_guard<std::mutex> lock(warp_fixed_mutex);

@@ -8,6 +8,7 @@
 #include "collectives/tile_barrier.hpp"
 #include "collectives/warp.hpp"
 #include "findings/report.hpp"
+#include "threads/block.hpp"
 #include "threads/scheduler.hpp"
 #include "threads/thread.hpp"
 
@@ -29,6 +30,11 @@ std::uint64_t tile_collective(TileCollective op, unsigned size, std::uint64_t va
   using tile_barrier::Kind;
   static constexpr Kind kinds[] = {Kind::sync, Kind::any, Kind::all, Kind::shfl};
   return tile_barrier::collective(kinds[static_cast<int>(op)], size, value, source_rank, name, Site{file, line});
+}
+
+void tile_made(unsigned size) {
+  if (size >= kWarpSize) return;
+  if (Thread* t = current_thread) t->block->race.sub_warp_tiles |= size;
 }
 
 unsigned coalesced_lanes(const char* file, unsigned line) {

@@ -44,6 +44,12 @@ struct BlockClocks {
   // The same among warps that hand off through a barrier object in shared memory (cuda::barrier,
   // mbarrier): kept apart from the tiles' so that a race report speaks of tiles only where tiles were used.
   std::unique_ptr<WarpClocks> handoff_clocks;  // from the block's first such hand-off
+  // The sizes of the tiles of fewer than 32 threads that the block's threads made with
+  // tiled_partition (cooperative_groups.cpp), one bit each (a size is a power of two: its own
+  // bit). Such a tile's sync() reaches the checks as a __syncwarp() of its lanes, so a race
+  // between two threads of one such tile is told with the tile's sync() as its fix, the call the
+  // program has, rather than a __syncwarp() it never wrote.
+  std::uint32_t sub_warp_tiles = 0;
 };
 
 }  // namespace scanlab::sim::detail::race_detector

@@ -23,6 +23,7 @@
 #include "base/settings.hpp"
 #include "findings/report.hpp"
 #include "threads/block.hpp"
+#include "threads/plain_poll.hpp"
 #include "threads/scheduler.hpp"
 #include "threads/thread.hpp"
 
@@ -271,6 +272,9 @@ extern "C" [[noreturn]] __attribute__((used, noinline)) void scanlab_sim_spin_es
           ".load(cuda::memory_order_acquire), or atomicAdd(&flag, 0) followed by __threadfence(); an acquire "
           "(the atomic_ref load, or the fence) is what makes the data published with the flag safe to read";
   report(f);
+  // The race of the hoisted load with the store the loop waits for, held until the launch ends
+  // (race_detector.cpp), is this same mistake: the race detector drops it.
+  plain_poll::hoisted_spin_at(where);
   t->abandoned = true;
   escaped.store(true, std::memory_order_relaxed);
   scheduler::abort_kernel(t, cudaErrorLaunchTimeout);

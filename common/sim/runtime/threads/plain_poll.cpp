@@ -4,6 +4,7 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <utility>
 
 #include "findings/report.hpp"
 #include "memory/memory.hpp"
@@ -17,6 +18,10 @@ namespace {
 // The code addresses of loads found polling (polls_at); a handful in any program.
 std::mutex poll_code_mutex;
 std::set<std::uintptr_t> poll_code;
+// The (file, function) of loops the watchdog stopped as hoisted spins (hoisted_spin_at). The
+// hoisted load sits before the loop, often on another line (a pointer set up, a first read), so
+// the function, not the line, is what ties a plain read's race to the spin.
+std::set<std::pair<std::string, std::string>> hoisted_spins;
 
 // The first 8 bytes at the address (what a poll of a flag or a status word tests).
 std::uint64_t value_at(const Access& a) {
@@ -73,16 +78,28 @@ void watched_load(Thread* t, const Access& a) {
   w.value = now;
 }
 
+void hoisted_spin_at(const SourceLocation& where) {
+  if (where.file.empty()) return;
+  std::lock_guard<std::mutex> lock(poll_code_mutex);
+  hoisted_spins.emplace(where.file, where.function);
+}
+
 bool polls_at(std::uintptr_t pc) {
   std::set<std::uintptr_t> polls;
+  bool spins = false;
   {
     std::lock_guard<std::mutex> lock(poll_code_mutex);
     if (poll_code.count(pc)) return true;
     polls = poll_code;
+    spins = !hoisted_spins.empty();
   }
-  if (polls.empty()) return false;
+  if (polls.empty() && !spins) return false;
   const SourceLocation where = locate(pc);
   if (where.file.empty()) return false;
+  if (spins) {
+    std::lock_guard<std::mutex> lock(poll_code_mutex);
+    if (hoisted_spins.count({where.file, where.function})) return true;
+  }
   for (const std::uintptr_t poll : polls) {
     const SourceLocation at = locate(poll);
     if (at.line == where.line && at.file == where.file && at.function == where.function) return true;

@@ -20,6 +20,7 @@
 #include <cstdint>
 
 #include "base/access.hpp"
+#include "findings/source_location.hpp"
 #include "threads/thread.hpp"
 
 namespace scanlab::sim::detail::plain_poll {
@@ -39,6 +40,13 @@ void watched_load(Thread* t, const Access& a);
 // which the poll's finding (at that line, with volatile and atomic loads as the fix) already
 // tells: the race detector leaves such a race to it rather than report one mistake twice.
 bool polls_at(std::uintptr_t pc);
+
+// The watchdog (fault_handler.hpp) stopped a thread spinning in a loop that touches no memory at
+// the source place where, a function whose plain load of what it polls the compiler hoisted out of
+// the loop. The hoisted load still ran once, and may have raced with the store it waited for:
+// that race is the spin's mistake, which the spin's finding (volatile or atomic as the fix)
+// already tells, so polls_at counts every load of that function as a poll from then on.
+void hoisted_spin_at(const SourceLocation& where);
 
 // Every plain access of kernel thread t to device memory, before it is checked.
 __attribute__((always_inline)) inline void note(Thread* t, const Access& a) {

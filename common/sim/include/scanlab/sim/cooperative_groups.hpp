@@ -20,6 +20,9 @@ namespace scanlab::sim::detail {
 enum class GroupCollective : std::uint8_t { sync, ballot, any, all, shfl_index, shfl_up, shfl_down, shfl_xor, match_any, match_all };
 std::uint64_t group_collective(GroupCollective op, unsigned mask, std::uint64_t value, int argument, int width,
                                const char* name, const char* file, unsigned line);
+// The caller made a tile of `size` threads (tiled_partition): a race between two threads of one
+// tile of fewer than 32 is then told with the tile's sync() as its fix.
+void tile_made(unsigned size);
 // The lanes of the caller's warp that reach this coalesced_threads() call.
 unsigned coalesced_lanes(const char* file, unsigned line);
 // Reports a group size the simulator (and CUDA) cannot partition into, and stops the kernel.
@@ -260,7 +263,9 @@ class tile_group : public warp_group {
                    (scanlab::sim::detail::low_lanes(size) << (scanlab::sim::detail::lane_index() / size * size)) &
                        scanlab::sim::detail::existing_lanes()),
         meta_rank_(parent_rank / size),
-        meta_size_((parent_size + size - 1) / size) {}
+        meta_size_((parent_size + size - 1) / size) {
+    scanlab::sim::detail::tile_made(size);
+  }
   unsigned lane_of_rank(unsigned rank) const override { return __builtin_ctz(lanes_) + rank; }
   unsigned to_ranks(unsigned lanes) const override { return lanes >> __builtin_ctz(lanes_); }
   const char* type_name() const override { return "thread_block_tile"; }

@@ -156,6 +156,7 @@ class Batch:
         self.student_timeout_s = student_timeout_s
         self.reports = results / "reports"
         self.lock = threading.Lock()
+        self.stopping = False  # a signal ends the batch: the reasons are written by its handler
         self.build_root = results / "build"
         self.worker_name = ""  # --only: a build tree of the student's own, so that tasks never share one
         self.grading: dict[str, float] = {}  # student: when its grading started (time.monotonic)
@@ -246,7 +247,9 @@ class Batch:
             self.grading[s.name] = time.monotonic()
 
     def _failed(self, s: Student, why: str, started: float) -> Outcome:
-        grading_failed(self.reports, s.name, why)
+        with self.lock:
+            if not self.stopping:  # else the reason is the signal's (stop_when_told)
+                grading_failed(self.reports, s.name, why)
         return Outcome(s.name, False, error=why, seconds=time.monotonic() - started)
 
     def stop_when_told(self) -> None:
@@ -259,6 +262,9 @@ class Batch:
             under_slurm = " (Slurm's time limit or scancel)" if "SLURM_JOB_ID" in os.environ else ""
             with self.lock:
                 grading = dict(self.grading)
+                # The workers whose grade is killed below must not write their own reason
+                # ("killed by SIGKILL") over this one while the batch ends (_failed).
+                self.stopping = True
             # Each student's grade leads a session of its own; one that has just started may not
             # be in `grading` yet, so every child of the batch goes.
             for pid in _children_of_this_process():

@@ -132,6 +132,32 @@ class FindingsTest(unittest.TestCase):
         self.assertLess(text.index("[race] data race"), text.index("index 3: expected 6"))
         self.assertLess(text.index("fix: these two lines race"), text.index("Details of the failed checks"))
 
+    def test_a_plain_read_at_a_polls_line_is_the_polls_finding(self):
+        # One test's thread polled long enough to be taken for a poll; another test's read the
+        # word a few times and met the store: the same mistake at the same line, one finding.
+        poll = dict(RACE, headline="data race on global memory: a loop polls a word through a plain load",
+                    parties=[{"role": "polling read", "file": STAGED, "line": 147, "block": [0, 0, 0],
+                              "thread": [31, 0, 0]}], fix="poll the word through a volatile pointer")
+        read = dict(RACE, headline="data race (write-after-read) on global memory",
+                    parties=[{"role": "read", "file": STAGED, "line": 147, "block": [0, 0, 0], "thread": [30, 0, 0]},
+                             {"role": "volatile write", "file": STAGED, "line": 131, "block": [2, 0, 0],
+                              "thread": [0, 0, 0]}], fix="nothing orders the two blocks")
+        other = Check("forward-progress", "Finishes in any block order", "forward-progress", "Lab02Progress.*", 5)
+        lab = Lab("02", "Kogge-Stone scan", "02-kogge-stone", (CHECK, other))
+        suite = suite_with(TestOutcome("Lab02RaceFreedom.A", "fail", "failed", [], findings=[poll]),
+                           TestOutcome("Lab02Progress.A", "fail", "failed", [], findings=[read]))
+        results = [evaluate_check(c, suite, "lab02_tests", REPO) for c in (CHECK, other)]
+        [(finding, checks)] = LabResult(lab, results).findings()
+        self.assertEqual([p.role for p in finding.places], ["polling read"])
+        self.assertEqual(finding.count, 2)
+        self.assertEqual([c.check.id for c in checks], ["race-freedom-inplace", "forward-progress"])
+        # A read at another line stays a finding of its own.
+        elsewhere = dict(read, parties=[dict(read["parties"][0], line=150), read["parties"][1]])
+        suite = suite_with(TestOutcome("Lab02RaceFreedom.A", "fail", "failed", [], findings=[poll]),
+                           TestOutcome("Lab02Progress.A", "fail", "failed", [], findings=[elsewhere]))
+        results = [evaluate_check(c, suite, "lab02_tests", REPO) for c in (CHECK, other)]
+        self.assertEqual(len(LabResult(lab, results).findings()), 2)
+
     def test_the_same_race_keeps_the_fix_that_orders_every_run(self):
         # One test ran a block of one warp (two lanes raced), another a block of several warps
         # (two warps raced at the same lines): only __syncthreads() fixes both.

@@ -98,8 +98,8 @@ std::string chomp(const char* line) {
   return s;
 }
 
-// The source frames of the call chain at these return addresses, innermost first, inlined
-// calls included: one addr2line run for all of them.
+}  // namespace
+
 std::vector<SourceLocation> source_frames(const std::vector<std::uintptr_t>& return_addresses) {
   std::string command = "addr2line -C -f -i -e '" + executable_path() + "'";
   char hex[32];
@@ -126,8 +126,6 @@ std::vector<SourceLocation> source_frames(const std::vector<std::uintptr_t>& ret
   }
   return frames;
 }
-
-}  // namespace
 
 Reading read(std::uintptr_t from) {
   std::lock_guard<std::mutex> lock(mutex);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "findings/report.hpp"
 
@@ -18,5 +19,10 @@ struct Reading {
 // The chain from the frame whose return address is `from` outwards (from = 0: the whole stack
 // of the caller).
 Reading read(std::uintptr_t from = 0);
+
+// The source frames of the code at these return addresses (each call is the instruction before
+// its return address), innermost first, inlined calls included: one addr2line run for all.
+// For the faulting instruction itself, pass its address + 1.
+std::vector<SourceLocation> source_frames(const std::vector<std::uintptr_t>& return_addresses);
 
 }  // namespace scanlab::sim::detail::call_chain

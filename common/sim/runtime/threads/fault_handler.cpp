@@ -1,7 +1,6 @@
 #include "threads/fault_handler.hpp"
 
 #include <execinfo.h>
-#include <link.h>
 #include <signal.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -21,6 +20,7 @@
 #include <vector>
 
 #include "base/settings.hpp"
+#include "findings/call_chain.hpp"
 #include "findings/report.hpp"
 #include "threads/block.hpp"
 #include "threads/plain_poll.hpp"
@@ -51,12 +51,6 @@ std::uintptr_t faulting_pc(void* context) {
 
 constexpr unsigned kMaxHostFrames = 6;  // lines of a host fault's call chain in its report
 
-int find_main_program(dl_phdr_info* info, std::size_t, void* bias) {
-  // The main program comes first, without a name.
-  *static_cast<std::uintptr_t*>(bias) = info->dlpi_addr;
-  return 1;
-}
-
 // Whether a source file is the program's: not the C++ library's or the system's, nor the
 // simulator's (its runtime and the headers that stand in for CUDA's).
 bool programs_file(const std::string& file) {
@@ -74,42 +68,17 @@ bool programs_file(const std::string& file) {
 std::vector<SourceLocation> host_chain(std::uintptr_t pc) {
   void* stack[64];
   const int depth = backtrace(stack, 64);
-  std::vector<std::uintptr_t> addresses{pc};
+  // The faulting instruction itself (source_frames takes the instruction before an address),
+  // then, past the handler's own frames and the faulting one, the return addresses.
+  std::vector<std::uintptr_t> addresses{pc + 1};
   int i = 0;
   while (i < depth && reinterpret_cast<std::uintptr_t>(stack[i]) != pc) ++i;
-  // Past the handler's own frames and the faulting one: return addresses, whose call is the
-  // instruction before them.
-  for (++i; i < depth; ++i) addresses.push_back(reinterpret_cast<std::uintptr_t>(stack[i]) - 1);
-  std::uintptr_t bias = 0;
-  dl_iterate_phdr(find_main_program, &bias);
-  char executable[4096];
-  const ssize_t n = readlink("/proc/self/exe", executable, sizeof executable - 1);
-  if (n <= 0) return {};
-  executable[n] = '\0';
-  std::string command = std::string("addr2line -C -f -i -e '") + executable + "'";
-  char hex[32];
-  for (std::uintptr_t a : addresses) {
-    std::snprintf(hex, sizeof hex, " 0x%" PRIxPTR, a - bias);
-    command += hex;
-  }
-  command += " 2>/dev/null";
+  for (++i; i < depth; ++i) addresses.push_back(reinterpret_cast<std::uintptr_t>(stack[i]));
   std::vector<SourceLocation> chain;
-  if (FILE* pipe = popen(command.c_str(), "r")) {
-    char function[4096], position[4096];
-    while (std::fgets(function, sizeof function, pipe) && std::fgets(position, sizeof position, pipe)) {
-      std::string fn(function), pos(position);
-      while (!fn.empty() && (fn.back() == '\n' || fn.back() == '\r')) fn.pop_back();
-      while (!pos.empty() && (pos.back() == '\n' || pos.back() == '\r')) pos.pop_back();
-      if (auto d = pos.find(" (discriminator"); d != std::string::npos) pos.erase(d);
-      const auto colon = pos.rfind(':');
-      if (colon == std::string::npos) continue;
-      SourceLocation where{pos.substr(0, colon), static_cast<unsigned>(std::strtoul(pos.c_str() + colon + 1, nullptr, 10)),
-                           fn};
-      if (where.line == 0 || !programs_file(where.file)) continue;
-      if (!chain.empty() && chain.back().file == where.file && chain.back().line == where.line) continue;
-      chain.push_back(where);
-    }
-    pclose(pipe);
+  for (const SourceLocation& where : call_chain::source_frames(addresses)) {
+    if (where.line == 0 || !programs_file(where.file)) continue;
+    if (!chain.empty() && chain.back().file == where.file && chain.back().line == where.line) continue;
+    chain.push_back(where);
   }
   return chain;
 }

@@ -570,7 +570,8 @@ def main() -> int:
             continue
         doc = json.loads(report.read_text())
         races = [f for c in doc["labs"][0]["checks"] for f in c["findings"]
-                 if f["kind"] == "race" and any(pl["line"] == named for pl in f["places"]) and f.get("picture")]
+                 if f["kind"] == "race" and any(pl["line"] == named for pl in f["places"])
+                 and (f.get("picture") or {}).get("kind") == "race"]
         if not races:
             failures.append(f"{label}: no race at line {named} with a picture in grade's report")
             continue

@@ -6,8 +6,12 @@ lab's checks are known, each test that failed with a race in shared memory runs 
 with SCANLAB_SIM_RACE_PICTURE naming that race's block, variable and byte (the record's "memory");
 the simulator's runs are deterministic for a seed, so the run meets the same race and records
 the accesses around it (common/sim/runtime/checks/race_picture.hpp), which come back as the
-finding's "picture". The page is drawn from a Jinja2 template (grader/templates/), inline SVG,
-no script, no font and nothing fetched; marks differ by shape and label, not by colour alone.
+finding's "picture". A deadlock and an out-of-bounds access carry their pictures in every record
+(wait_picture, bounds_picture), which the lab's findings do not keep: their test runs once more
+and the picture is taken from that run's record. A hand-off between blocks without its fence is
+drawn from the finding's own places and fix. The page is drawn from a Jinja2 template
+(grader/templates/), inline SVG, no script, no font and nothing fetched; marks differ by shape and
+label, not by colour alone.
 """
 
 from __future__ import annotations
@@ -75,7 +79,295 @@ def record(lab_result, run_again: Callable[[str, str, str, int], list[dict]], re
             for f in c.findings:
                 if f.key == finding.key and f.places == finding.places:
                     f.picture = picture
+    record_handoffs(lab_result)
+    asked = record_from_records(lab_result, run_again, asked)
     record_steps(lab_result, run_again, repo, asked)
+
+
+# --- A deadlock drawn as its blocks: each block's state, and an arrow to the block it waits for. ---
+
+WAIT_ROW_BLOCKS = 7  # boxes per row
+WAIT_BOX_W = 180
+WAIT_BOX_H = 62
+WAIT_GAP_X = 26
+WAIT_GAP_Y = 84  # room for the arcs over a row and an arrow from the row below
+WAIT_LEFT = 10
+WAIT_TOP = 76
+
+
+# The pictures the simulator records on every finding of a kind (no request): the record's field,
+# and the kind of picture it becomes on the finding.
+RECORDED_PICTURES = {"deadlock": ("wait_picture", "wait"), "out-of-bounds": ("bounds_picture", "bounds")}
+
+
+def record_from_records(lab_result, run_again: Callable[[str, str, str, int], list[dict]], asked: int) -> int:
+    """A deadlock or an out-of-bounds access of a failed check gets its picture. The simulator
+    records it on every such finding (RECORDED_PICTURES), but the lab's findings keep only a race's
+    picture, so the test runs once more, alone and with nothing asked for (an empty request), and
+    the picture is taken from that run's record of the same kind at the same line. Returns the
+    runs asked for so far."""
+    for finding, checks in lab_result.findings():
+        if asked >= MAX_PICTURES_PER_LAB:
+            break
+        if finding.kind not in RECORDED_PICTURES or not finding.error or finding.picture or not finding.test:
+            continue
+        if not any(c.status == "fail" for c in checks):
+            continue
+        field_name, kind = RECORDED_PICTURES[finding.kind]
+        lines = {(p.file, p.line) for p in finding.places}
+        asked += 1
+        records = run_again(finding.test, RACE_REQUEST_ENV, "", asked)
+        found = next((r[field_name] for r in records if isinstance(r, dict) and r.get("kind") == finding.kind
+                      and isinstance(r.get(field_name), dict)
+                      and lines & {(str(p.get("file", "")), int(p.get("line", 0))) for p in r.get("parties", [])
+                                   if isinstance(p, dict)}), None)
+        if found is None:
+            continue
+        picture = {"kind": kind, **found}
+        for c in checks:
+            for f in c.findings:
+                if f.key == finding.key:
+                    f.picture = picture
+    return asked
+
+
+# --- A hand-off between blocks drawn on a time line: the writer's and the reader's steps. ---
+
+# What the fix of a hand-off across blocks says is missing (common/sim/runtime/checks/
+# memory_order.cpp, advice): the record names the side only in these words, so they are matched
+# here; a finding whose fix says none of them is listed without a picture.
+HANDOFF_MISSING = (("with no release pattern", "writer"), ("another thread of block", "writer"),
+                   ("with no acquire pattern", "reader"), ("nothing orders the two blocks", "both"))
+HANDOFF_STEP_W = 190
+HANDOFF_STEP_GAP = 26
+
+
+def record_handoffs(lab_result) -> None:
+    """A hand-off between blocks that a failed check reported gets its picture: drawn from the
+    finding's own two places and fix, so nothing runs again; the picture names the side whose
+    fence is missing."""
+    for finding, checks in lab_result.findings():
+        if finding.picture or not finding.error or not any(c.status == "fail" for c in checks):
+            continue
+        drawn = handoff_layout(finding, lab_result.lab.dir)
+        if drawn is None:
+            continue
+        for c in checks:
+            for f in c.findings:
+                if f.key == finding.key:
+                    f.picture = {"kind": "handoff", "missing": drawn["side"]}
+
+
+def _block_and_thread(place: findings_of.Place) -> tuple[str, str] | None:
+    m = re.fullmatch(r"block \(([0-9,]+)\) thread \(([0-9,]+)\)", place.thread)
+    if not m:
+        return None
+    def short(v: str) -> str:
+        parts = v.split(",")
+        return parts[0] if parts[1:] == ["0", "0"] else "(" + v + ")"
+    return short(m.group(1)), short(m.group(2))
+
+
+def handoff_layout(f: findings_of.Finding, lab_dir: str) -> dict | None:
+    """A race between two blocks in global memory that a fence would order, as a hand-off: the
+    writer's lane (data store, fence, flag store) above the reader's (flag read, fence, data read),
+    time to the right; the fence the fix says is missing drawn dashed, crossed, ringed and
+    labelled; the flag's arrow from writer to reader, and the data's, which may arrive stale.
+    The record names the two data accesses only: the flag's store and read are drawn without a
+    line. None for any other finding."""
+    if f.kind != "race" or len(f.places) != 2:
+        return None
+    side = next((who for words, who in HANDOFF_MISSING if words in f.fix), None)
+    sides = [_block_and_thread(p) for p in f.places]
+    if side is None or None in sides or sides[0][0] == sides[1][0]:
+        return None
+    write, read = f.places
+    if write.role not in ("write", "atomic") and read.role in ("write", "atomic"):
+        write, read = read, write
+    writer, reader = _block_and_thread(write), _block_and_thread(read)
+    lab_file = _lab_file(f, lab_dir)
+    def at(p: findings_of.Place) -> str:
+        return f"line {p.line}" if p.file == lab_file or not lab_file else f"{Path(p.file).name}:{p.line}"
+    writer_missing = side in ("writer", "both")
+    reader_missing = side in ("reader", "both")
+    def step(x: float, y: float, kind: str, lines: list[str], missing: bool = False, known: bool = True) -> dict:
+        block = writer[0] if y == lane_w else reader[0]
+        return {"x": x, "y": y, "kind": kind, "lines": lines, "missing": missing, "known": known, "block": block}
+    x0, lane_w, lane_r = 150, 44, 164
+    # The reader's lane begins where the writer's flag store is: it sees the flag after that.
+    xs = [x0 + i * (HANDOFF_STEP_W + HANDOFF_STEP_GAP) for i in range(5)]
+    fence_w = (["✗ no __threadfence() here", "missing: the release"] if writer_missing
+               else ["__threadfence()", "(the release: present)"])
+    fence_r = (["✗ no __threadfence() here", "missing: the acquire"] if reader_missing
+               else ["__threadfence()", "(the acquire: present)"])
+    steps = [step(xs[0], lane_w, "data-store", [f"{write.role} of the data", at(write)]),
+             step(xs[1], lane_w, "fence writer", fence_w, missing=writer_missing),
+             step(xs[2], lane_w, "flag-store", ["flag store", "(line not recorded)"], known=False),
+             step(xs[2], lane_r, "flag-read", ["flag read: set", "(line not recorded)"], known=False),
+             step(xs[3], lane_r, "fence reader", fence_r, missing=reader_missing),
+             step(xs[4], lane_r, "data-read", [f"{read.role} of the data", at(read)])]
+    missing_label = {"writer": "the writer's fence is missing: the flag may be seen before the data",
+                     "reader": "the reader's fence is missing: the data may be read before the flag",
+                     "both": "neither side has a fence: nothing orders the data and the flag"}[side]
+    return {"writer": {"block": writer[0], "thread": writer[1], "line": write.line},
+            "reader": {"block": reader[0], "thread": reader[1], "line": read.line},
+            "steps": steps, "step_w": HANDOFF_STEP_W, "step_h": 44, "lane_w": lane_w, "lane_r": lane_r,
+            "side": side, "missing_label": missing_label, "width": xs[4] + HANDOFF_STEP_W + 20, "height": 300,
+            "flag_edge": {"x1": xs[2] + HANDOFF_STEP_W / 2, "y1": lane_w + 44, "x2": xs[2] + HANDOFF_STEP_W / 2,
+                          "y2": lane_r - 1},
+            "data_edge": {"x1": xs[0] + HANDOFF_STEP_W / 2, "y1": lane_w + 44, "x2": xs[4] + HANDOFF_STEP_W / 2,
+                          "y2": lane_r - 1}}
+
+
+# --- An out-of-bounds access drawn as the buffer's end: its last cells, the cells past it, arrows. ---
+
+BOUNDS_CELL = 46
+BOUNDS_CELLS_DRAWN = 24  # a window of cells around the buffer's edge and the accesses
+BOUNDS_LABEL_ROW = 15
+BOUNDS_LEFT = 12
+
+
+def bounds_layout(picture: dict, lab_file: str = "") -> dict:
+    """A row of cells around the edge of the buffer the accesses missed (its end, or its start
+    for an access before it): the buffer's cells framed solid, the cells outside dashed and
+    hatched, a thick line at the edge with the buffer's name; above, one label per access
+    (thread, block, line, read or write) with an arrow down to its cell. An access beyond the
+    window is drawn at the window's edge and says its cell."""
+    cells = int(picture.get("buffer_cells", 0))
+    accesses = sorted((dict(a) for a in picture.get("accesses", []) if isinstance(a, dict)),
+                      key=lambda a: (int(a.get("cell", 0)), int(a.get("thread", 0))))
+    if not accesses:
+        return {}
+    before = int(accesses[0]["cell"]) < 0
+    edge = 0 if before else cells  # the first cell outside the buffer on the accesses' side is edge (or -1)
+    if before:
+        lo, hi = min(int(accesses[0]["cell"]), -1) - 2, min(cells - 1, 5)
+    else:
+        lo, hi = max(0, cells - 6), max(int(accesses[-1]["cell"]), cells) + 2
+    # The edge stays in the window; an access beyond it is drawn at the window's far side.
+    if before:
+        lo = max(lo, hi - BOUNDS_CELLS_DRAWN + 1)
+    else:
+        hi = min(hi, lo + BOUNDS_CELLS_DRAWN - 1)
+    rows = len(accesses)
+    top = 28 + rows * BOUNDS_LABEL_ROW + 26  # the cells' row, below the access labels
+    out_cells = []
+    for c in range(lo, hi + 1):
+        inside = 0 <= c < cells
+        out_cells.append({"cell": c, "x": BOUNDS_LEFT + (c - lo) * BOUNDS_CELL, "inside": inside,
+                          "label": f"[{c}]"})
+    x_of = {c["cell"]: c["x"] for c in out_cells}
+    edge_x = BOUNDS_LEFT + (edge - lo) * BOUNDS_CELL
+    drawn = []
+    for k, a in enumerate(accesses):
+        cell = int(a.get("cell", 0))
+        shown = min(max(cell, lo), hi)
+        x = x_of[shown] + BOUNDS_CELL / 2
+        file = str(a.get("file", ""))
+        line = f"line {a.get('line', 0)}" if not lab_file or not file or file == lab_file else f"{Path(file).name}:{a.get('line', 0)}"
+        block = a.get("block", [0, 0, 0])
+        block_name = str(block[0]) if list(block[1:]) == [0, 0] else "(" + ",".join(str(v) for v in block) + ")"
+        label = f"{a.get('role', '')} by thread {a.get('thread', 0)} of block {block_name} at {line}"
+        if shown != cell:
+            label += f" (cell {cell}, beyond this window)"
+        elif cell >= cells or cell < 0:
+            label += f" (cell {cell})"
+        drawn.append({"x": x, "label_y": 28 + k * BOUNDS_LABEL_ROW, "cell": cell, "thread": a.get("thread", 0),
+                      "block": block_name, "line": a.get("line", 0), "role": a.get("role", ""), "label": label,
+                      "y2": top - 3})
+    longest = max(len(d["label"]) for d in drawn)
+    width = max(BOUNDS_LEFT + (hi - lo + 1) * BOUNDS_CELL, max(d["x"] for d in drawn) + 8 + longest * 6.7) + 20
+    element = int(picture.get("element_bytes", 4))
+    edge_label = (f"{'start' if before else 'end'} of {picture.get('buffer', 'the buffer')}: "
+                  f"{cells} {'cell' if cells == 1 else 'cells'} of {element} bytes")
+    return {"cells": out_cells, "accesses": drawn, "top": top, "cell_w": BOUNDS_CELL, "edge_x": edge_x,
+            "edge_label": edge_label, "before": before, "width": round(max(width, 1060)), "height": top + 112,
+            "first": lo, "last": hi, "truncated": bool(picture.get("truncated")), "space": picture.get("space", "")}
+
+
+def wait_layout(picture: dict, lab_file: str = "") -> dict:
+    """The blocks in rows of WAIT_ROW_BLOCKS, in blockIdx order, each a box with its state; an
+    arrow from each waiting block to the block it waits for; the blocks at the end of those
+    arrows that never started ringed and labelled, and a cycle of waiting blocks labelled."""
+    blocks = [dict(b) for b in picture.get("blocks", []) if isinstance(b, dict)]
+    where: dict[int, dict] = {}
+    for i, b in enumerate(blocks):
+        row, col = divmod(i, WAIT_ROW_BLOCKS)
+        b["x"] = WAIT_LEFT + col * (WAIT_BOX_W + WAIT_GAP_X)
+        b["y"] = WAIT_TOP + row * (WAIT_BOX_H + WAIT_GAP_Y)
+        b["lines"] = _wait_box_lines(b, lab_file)
+        where[int(b.get("linear", -1))] = b
+    waits = {int(b["linear"]): int(b.get("waits_for", -1)) for b in blocks if b.get("state") == "waiting"}
+    # A cycle: following the arrows from a waiting block comes back to it.
+    in_cycle: set[int] = set()
+    for start in waits:
+        seen, k = [], start
+        while k in waits and k not in seen:
+            seen.append(k)
+            k = waits[k]
+        if k in seen:
+            in_cycle.update(seen[seen.index(k):])
+    arrows = []
+    for b in blocks:
+        target = where.get(int(b.get("waits_for", -1))) if b.get("state") == "waiting" else None
+        if target is None:
+            continue
+        x1, x2 = b["x"] + WAIT_BOX_W / 2, target["x"] + WAIT_BOX_W / 2
+        arrow = {"from": b["linear"], "to": target["linear"], "by_order": b.get("waits_for_from") == "block order"}
+        if b["y"] == target["y"]:
+            # In one row: an arc over the boxes between, its words at its highest point.
+            lift = 26 + abs(x1 - x2) / 12
+            y = b["y"]
+            arrow.update(shape="arc", x1=x1 - 8, y1=y, x2=x2 + 8, y2=y - 1, cx=(x1 + x2) / 2, cy=y - lift,
+                         label_x=(x1 + x2) / 2 - 28, label_y=y - lift / 2 - 4)
+        else:
+            # To another row: up (or down) into the gap beside the target's row, along it, and
+            # into the target, clear of the arcs, which rise from the boxes' tops.
+            up = target["y"] < b["y"]
+            y1 = b["y"] if up else b["y"] + WAIT_BOX_H
+            y2 = target["y"] + WAIT_BOX_H + 1 if up else target["y"] - 1
+            channel = target["y"] + WAIT_BOX_H + 12 if up else target["y"] - 12
+            arrow.update(shape="elbow", x1=x1 - 16, y1=y1, x2=x2 + 16, y2=y2, channel=channel,
+                         label_x=(x1 + x2) / 2 - 28, label_y=channel + (12 if up else -4))
+        arrows.append(arrow)
+    targets = {a["to"] for a in arrows}
+    for b in blocks:
+        linear = int(b["linear"])
+        b["blocker"] = linear in targets and b.get("state") == "not started"
+        b["cycle"] = linear in in_cycle
+    rows = max(1, -(-len(blocks) // WAIT_ROW_BLOCKS))
+    grid_bottom = WAIT_TOP + rows * (WAIT_BOX_H + WAIT_GAP_Y) - WAIT_GAP_Y
+    not_shown = []
+    if picture.get("finished_not_shown"):
+        not_shown.append(f"{picture['finished_not_shown']} finished")
+    if picture.get("not_started_not_shown"):
+        not_shown.append(f"{picture['not_started_not_shown']} not started")
+    first = blocks[0]["linear"] if blocks else 0
+    last = blocks[-1]["linear"] if blocks else 0
+    title = (f"blocks {first} to {last} of {picture.get('grid_blocks', 0)}; {picture.get('resident', 0)} ran at once, "
+             f"started in {picture.get('block_order', '')} order")
+    if not_shown:
+        title += "; not drawn: " + ", ".join(not_shown)
+    width = WAIT_LEFT + min(len(blocks), WAIT_ROW_BLOCKS) * (WAIT_BOX_W + WAIT_GAP_X) + 10
+    return {"blocks": blocks, "arrows": arrows, "title": title, "width": max(width, 900),
+            "height": grid_bottom + 80, "legend_y": grid_bottom + 48, "any_by_order": any(a["by_order"] for a in arrows),
+            "any_cycle": bool(in_cycle), "grid_blocks": picture.get("grid_blocks", 0), "box_w": WAIT_BOX_W,
+            "box_h": WAIT_BOX_H}
+
+
+def _wait_box_lines(b: dict, lab_file: str) -> list[str]:
+    """A block's box, in words: its index, its state, and for a waiting block where and for what."""
+    index = b.get("block", [b.get("linear", 0), 0, 0])
+    name = f"block {index[0]}" if index[1:] == [0, 0] else "block (" + ",".join(str(v) for v in index) + ")"
+    state = str(b.get("state", ""))
+    if state != "waiting":
+        return [name, {"finished": "✓ finished", "not started": "✗ not started", "at a barrier": "at a barrier"}.get(state, state)]
+    file = str(b.get("file", ""))
+    line = f"line {b.get('line', 0)}" if not lab_file or file == lab_file or not file else f"{Path(file).name}:{b.get('line', 0)}"
+    lines = [name, f"waiting at {line}", f"thread {b.get('thread', 0)} spins"]
+    if int(b.get("waits_for", -1)) >= 0:
+        lines[2] = f"thread {b.get('thread', 0)}, for block {b['waits_for']}"
+    return lines
 
 
 # --- A wrong result drawn as the slides draw a scan: the block's shared array after each step. ---
@@ -499,16 +791,45 @@ def callers_of(finding: findings_of.Finding, lab_dir: str) -> dict:
     return {(p.file, p.line): lab_lines[0] for p in finding.places if p.file.startswith("common/")}
 
 
+def _is_wait(f: findings_of.Finding) -> bool:
+    return isinstance(f.picture, dict) and f.picture.get("kind") == "wait"
+
+
+def _is_bounds(f: findings_of.Finding) -> bool:
+    return isinstance(f.picture, dict) and f.picture.get("kind") == "bounds"
+
+
+def _is_handoff(f: findings_of.Finding) -> bool:
+    return isinstance(f.picture, dict) and f.picture.get("kind") == "handoff"
+
+
+def _is_race(f: findings_of.Finding) -> bool:
+    return bool(f.picture) and not _is_wait(f) and not _is_bounds(f) and not _is_handoff(f)
+
+
+def _layout_of(f: findings_of.Finding, lab_dir: str) -> Drawing:
+    return layout(f.picture, callers_of(f, lab_dir))
+
+
+def _lab_file(f: findings_of.Finding, lab_dir: str) -> str:
+    """The student's file the finding names first, so that its lines are drawn as 'line N'."""
+    return next((p.file for p in f.places if p.file.startswith(lab_dir + "/")), "")
+
+
 def render_page(report) -> str:
-    """The page of one graded submission: the lab table, each lab's findings, and a race's picture."""
+    """The page of one graded submission: the lab table, each lab's findings, and the picture of a
+    race, a deadlock, an access outside a buffer or a hand-off, where one was drawn."""
     labs = []
     drawn = 0
     for lab in report.labs:
         findings = []
         for f, checks in lab.findings():
-            drawn += bool(f.picture)
+            drawn += _is_race(f)
             findings.append({"finding": f, "lines": f.lines(), "checks": [c.check.id for c in checks],
-                             "drawing": layout(f.picture, callers_of(f, lab.lab.dir)) if f.picture else None,
+                             "drawing": _layout_of(f, lab.lab.dir) if _is_race(f) else None,
+                             "wait": wait_layout(f.picture, _lab_file(f, lab.lab.dir)) if _is_wait(f) else None,
+                             "bounds": bounds_layout(f.picture, _lab_file(f, lab.lab.dir)) if _is_bounds(f) else None,
+                             "handoff": handoff_layout(f, lab.lab.dir) if _is_handoff(f) else None,
                              "number": drawn})
         labs.append({"result": lab, "findings": findings, "steps": lab.step_pictures})
     return _jinja().get_template("pictures.html.j2").render(report=report, labs=labs, escape=html.escape)
@@ -535,7 +856,14 @@ def images(lab) -> dict[str, list[dict]]:
             str(drawings.steps_svg(sp["drawing"])))
     for f, checks in lab.findings():
         if f.picture:
-            svg = str(drawings.race_svg(layout(f.picture, callers_of(f, lab.lab.dir))))
+            if _is_handoff(f):
+                svg = str(drawings.handoff_svg(handoff_layout(f, lab.lab.dir)))
+            elif _is_wait(f):
+                svg = str(drawings.wait_svg(wait_layout(f.picture, _lab_file(f, lab.lab.dir))))
+            elif _is_bounds(f):
+                svg = str(drawings.bounds_svg(bounds_layout(f.picture, _lab_file(f, lab.lab.dir))))
+            else:
+                svg = str(drawings.race_svg(_layout_of(f, lab.lab.dir)))
             for c in checks:
                 if c.status == "fail":
                     add(c.check.id, f"{f.kind}: {f.headline}", svg)

@@ -2,7 +2,12 @@
 of a known-bad kernel's race (lab 02's in-place scan with its read/write barrier removed, lab
 07's with the barrier after the hand-off removed), and the rendered document must draw the
 racing pair at the cell, threads and lines the race's record names, and mark the missing
-barrier between those lines. For a wrong result (lab 04 with a wrong step of the distribution
+barrier between those lines. For a deadlock (lab 07 with tiles taken in blockIdx order) the
+rendered document must draw each waiting block at its spin's line with an arrow to the block it
+waits for, and ring the block that never started at the end of those arrows; for an access past
+a buffer's end (lab 02 without the `i < n` guard), mark the end and draw each access at its cell
+with its thread and line; for a hand-off without the writer's fence (lab 07), mark that fence
+missing between the data store and the flag. For a wrong result (lab 04 with a wrong step of the distribution
 tree) the rendered document must draw the block's array after each step beside the expected
 one, and ring the first wrong output element that the check's evidence names, with its values,
 at the first step where it differs, whose barrier is the distribution tree's. The same pages
@@ -10,7 +15,9 @@ with their highlighting broken must fail the same readings, so the readings can 
 screenshot of each page is kept.
 
 Usage: check_pictures.py --build-root DIR [--jobs N] [--screenshot-for-readme PATH]
-                         [--step-screenshot-for-readme PATH] [LAB...]
+                         [--step-screenshot-for-readme PATH] [--race07-screenshot-for-readme PATH]
+                         [--deadlock-screenshot-for-readme PATH] [--bounds-screenshot-for-readme PATH]
+                         [--handoff-screenshot-for-readme PATH] [LAB...]
 Exit status 77 (ctest: skipped) where Chromium is not installed."""
 
 from __future__ import annotations
@@ -37,6 +44,11 @@ SKIP = 77
 CASES = (("02", "missing-barrier-between-read-and-write"), ("07", "missing-barrier-after-handoff"))
 # (lab, known-bad kernel, check, tag of the barrier that ends the wrong step): the wrong results drawn.
 STEP_CASES = (("04", "wrong-distribution-offset", "correctness-inclusive", "distribute-barrier"),)
+# (lab, known-bad kernel, picture, figure): a deadlock drawn as its blocks, an access past a
+# buffer's end drawn as the buffer's end, a hand-off without the writer's fence on a time line.
+KIND_CASES = (("07", "tiles-in-block-index-order", "wait", "wait-picture"),
+              ("02", "unguarded-load", "bounds", "bounds-picture"),
+              ("07", "missing-fence-before-flag", "handoff", "handoff-picture"))
 BROWSERS = ("chromium", "chromium-browser")
 
 
@@ -170,6 +182,197 @@ def step_problems(dom: str, check: dict, barrier_line: int) -> list[str]:
     if len(page.with_class("first-wrong-row", figure)) != 1:
         problems.append("the first wrong cell's row is not marked once")
     return problems
+
+
+def wait_problems(dom: str, deadlock: dict) -> list[str]:
+    """What the rendered page fails to draw of `deadlock` (a finding of grade's JSON report with
+    the blocks' picture the simulator recorded): each waiting block at its spin's line, an arrow
+    from it to the block it waits for, and the block that never started at the end of the
+    arrows ringed and labelled."""
+    page = Elements()
+    page.feed(dom)
+    record = deadlock["picture"]
+    spin_lines = {str(p["line"]) for p in deadlock["places"]}
+    # The deadlock's figure: the one whose waiting blocks spin at its lines (a lab may deadlock at
+    # two spins, each its own finding and picture).
+    figures = [e["figure"] for e in page.found if e["tag"] == "figure" and "wait-picture" in e["classes"]
+               and {b.get("data-line") for b in page.with_class("waiting", e["figure"])} == spin_lines]
+    if len(figures) != 1:
+        return [f"{len(figures)} pictures of the deadlock's blocks waiting at lines {sorted(spin_lines)}, expected 1"]
+    figure = figures[0]
+    problems = []
+    waiting = [b for b in record["blocks"] if b["state"] == "waiting"]
+    if not waiting:
+        return ["the record has no waiting block"]
+    boxes = {e.get("data-block"): e for e in page.with_class("block", figure)}
+    arrows = {(e.get("data-from"), e.get("data-to")) for e in page.with_class("wait-arrow", figure)}
+    for b in waiting:
+        box = boxes.get(str(b["linear"]))
+        if box is None or box.get("data-state") != "waiting":
+            problems.append(f"block {b['linear']} is not drawn as waiting")
+        elif box.get("data-line") not in spin_lines or f"waiting at line {box.get('data-line')}" not in box["text"]:
+            problems.append(f"block {b['linear']} is drawn waiting at line {box.get('data-line')}, the finding's "
+                            f"spin is at {sorted(spin_lines)}")
+        if b["waits_for"] >= 0 and (str(b["linear"]), str(b["waits_for"])) not in arrows:
+            problems.append(f"no arrow from block {b['linear']} to block {b['waits_for']}, which it waits for")
+    if not any(b["waits_for"] >= 0 for b in waiting):
+        problems.append("the record names no block that a waiting block waits for")
+    never = {str(b["linear"]) for b in record["blocks"] if b["state"] == "not started"} & {to for _, to in arrows}
+    marked = {e.get("data-block") for e in page.with_class("blocker", figure)}
+    if not never or marked != never:
+        problems.append(f"the blocks waited for that never started are {sorted(never)}, marked: {sorted(marked)}")
+    for block in marked:
+        if "never started" not in " ".join(boxes[block]["text"].split()):
+            problems.append(f"block {block}'s mark says nothing")
+    return problems
+
+
+def bounds_problems(dom: str, finding: dict) -> list[str]:
+    """What the rendered page fails to draw of an out-of-bounds `finding` (grade's JSON report,
+    with the buffer and accesses the simulator recorded): the buffer's end marked and labelled,
+    and each access drawn as an arrow at its cell with its thread and the finding's line."""
+    page = Elements()
+    page.feed(dom)
+    record = finding["picture"]
+    figures = [e["figure"] for e in page.found if e["tag"] == "figure" and "bounds-picture" in e["classes"]]
+    if len(figures) != 1:
+        return [f"{len(figures)} pictures of the buffer's end, expected 1"]
+    figure = figures[0]
+    problems = []
+    edges = page.with_class("buffer-edge", figure)
+    if len(edges) != 1 or "end of" not in edges[0]["text"] or str(record["buffer_cells"]) not in edges[0]["text"]:
+        problems.append(f"the buffer's end is not marked once with its size ({record['buffer_cells']} cells)")
+    elif edges[0].get("data-cell") != str(record["buffer_cells"] - 1):
+        problems.append(f"the end is marked after cell {edges[0].get('data-cell')}, the buffer's last is "
+                        f"{record['buffer_cells'] - 1}")
+    lines = {str(p["line"]) for p in finding["places"]}
+    drawn = {(e.get("data-cell"), e.get("data-thread")): e for e in page.with_class("bad-access", figure)}
+    outside = {e.get("data-cell") for e in page.with_class("outside", figure)}
+    first = record["accesses"][0]
+    if str(first["cell"]) not in outside:
+        problems.append(f"the cell past the end that thread {first['thread']} accessed ({first['cell']}) is not "
+                        f"drawn as outside the buffer")
+    for a in record["accesses"]:
+        e = drawn.get((str(a["cell"]), str(a["thread"])))
+        if e is None:
+            problems.append(f"no arrow for thread {a['thread']}'s access of cell {a['cell']}")
+        elif e.get("data-line") not in lines or f"thread {a['thread']} of block" not in e["text"]:
+            problems.append(f"thread {a['thread']}'s arrow says line {e.get('data-line')}, the finding's is {lines}")
+    return problems
+
+
+def handoff_problems(dom: str, finding: dict, side: str, data_line: int, text: str) -> list[str]:
+    """What the rendered page fails to draw of a hand-off between blocks (`finding`, a race in
+    grade's JSON report): the writer's data store at the line the known-bad kernel left
+    unfenced, the reader's data read at the finding's other line, and the fence of `side` (the
+    one the known-bad kernel removed) marked missing, once. The blocks come from grade's text
+    (`text`), which names each place's block."""
+    page = Elements()
+    page.feed(dom)
+    figures = [e["figure"] for e in page.found if e["tag"] == "figure" and "handoff-picture" in e["classes"]]
+    if len(figures) != 1:
+        return [f"{len(figures)} pictures of the hand-off, expected 1"]
+    figure = figures[0]
+    problems = []
+    missing = page.with_class("missing-fence", figure)
+    if len(missing) != 1 or missing[0].get("data-side") != side:
+        problems.append(f"the missing fence is marked on sides {[e.get('data-side') for e in missing]}, the known-bad "
+                        f"kernel removed the {side}'s")
+    elif "no __threadfence() here" not in missing[0]["text"]:
+        problems.append("the missing fence's mark says nothing")
+    def block_of(place: dict) -> str:  # "  write: FILE:101  block (1,0,0) thread (0,0,0)" -> "1"
+        m = re.search(rf"{place['role']}:\s+{re.escape(place['file'])}:{place['line']}\s+block \((\d+),0,0\)", text)
+        return m.group(1) if m else "?"
+    stored = [p for p in finding["places"] if p["line"] == data_line]
+    store = page.with_class("data-store", figure)
+    if (not stored or len(store) != 1 or f"line {data_line}" not in store[0]["text"]
+            or store[0].get("data-block") != block_of(stored[0])):
+        problems.append(f"the writer's data store is not drawn at line {data_line} in block "
+                        f"{block_of(stored[0]) if stored else '?'}")
+    other = [p for p in finding["places"] if p["line"] != data_line]
+    load = page.with_class("data-read", figure)
+    if (not other or len(load) != 1 or f"line {other[0]['line']}" not in load[0]["text"]
+            or load[0].get("data-block") != block_of(other[0])):
+        problems.append(f"the reader's data read is not drawn at the finding's other line and block "
+                        f"{[(p['line'], block_of(p)) for p in other]}")
+    if not page.with_class("flag-edge", figure):
+        problems.append("no arrow from the writer's flag to the reader's")
+    return problems
+
+
+def graded_page(scratch: Path, build_root: Path, jobs: str, labs, number: str, name: str, suffix: str):
+    """Lab `number` with its known-bad kernel `name` planted, graded with --pictures: (the page,
+    grade's JSON report, the line the manifest names, grade's text, an error or None)."""
+    lab = labs[number]
+    m = next(m for m in lab.mutants if m.name == name)
+    source = solution_source.parse(REPO / "solutions" / lab.dir / m.file)
+    target = scratch / lab.dir / m.file
+    target.write_text(source.edited(m.at, m.find, m.replace))
+    named = source.line_after_edit(m.names or m.at, m.at, m.find, m.replace)
+    pages = build_root / f"pictures-{number}-{suffix}"
+    shutil.rmtree(pages, ignore_errors=True)
+    report = build_root / f"pictures-{number}-{suffix}.json"
+    proc = subprocess.run([str(HERE.parent / "grade"), "--submission", str(scratch), "--build-root", str(build_root),
+                           "--jobs", jobs, "--format", "json", "--output", str(report), "--color", "never",
+                           "--pictures", str(pages), number], capture_output=True, text=True)
+    target.write_text(source.text)
+    page = pages / f"{scratch.name}.html"
+    if not page.is_file() or str(page) not in proc.stdout:
+        return page, None, named, "", (f"grade wrote no page at {page}, or did not print its path (exit status "
+                                       f"{proc.returncode}):\n{proc.stdout[-800:]}{proc.stderr[-1500:]}")
+    return page, json.loads(report.read_text()), named, proc.stdout, None
+
+
+def kind_case(browser: str, scratch: Path, build_root: Path, jobs: str, labs, case: tuple,
+              screenshot_for_readme: str | None) -> list[str]:
+    """One known-bad kernel of KIND_CASES graded with --pictures: its finding's picture read from
+    the rendered page, and pages with each of its marks removed rejected by the same reading."""
+    number, name, kind, figure_class = case
+    label = f"{number}/{name}"
+    page, doc, named, text, error = graded_page(scratch, build_root, jobs, labs, number, name, kind)
+    if error:
+        return [f"{label}: {error}"]
+    found = [f for c in doc["labs"][0]["checks"] for f in c["findings"]]
+    if kind == "wait":
+        finding = next((f for f in found if f["kind"] == "deadlock" and (f.get("picture") or {}).get("kind") == "wait"), None)
+        read = lambda dom: wait_problems(dom, finding)  # noqa: E731
+        marks = (("the arrows", 'class="wait-arrow"', 'class="unmarked"'),
+                 ("the never-started block's mark", ' blocker"', '"'))
+    elif kind == "bounds":
+        finding = next((f for f in found if f["kind"] == "out-of-bounds" and (f.get("picture") or {}).get("kind") == "bounds"
+                        and any(p["line"] == named for p in f["places"])), None)
+        read = lambda dom: bounds_problems(dom, finding)  # noqa: E731
+        marks = (("the buffer's end", 'class="buffer-edge"', 'class="unmarked"'),
+                 ("the arrows", 'class="bad-access', 'class="unmarked'))
+    else:
+        finding = next((f for f in found if f["kind"] == "race" and (f.get("picture") or {}).get("kind") == "handoff"
+                        and any(p["line"] == named for p in f["places"])), None)
+        read = lambda dom: handoff_problems(dom, finding, "writer", named, text)  # noqa: E731
+        marks = (("the missing fence's mark", ' missing-fence"', '"'),)
+    if finding is None:
+        return [f"{label}: no {kind} picture of a finding at line {named} in grade's report"]
+    screenshot = build_root / f"pictures-{number}-{kind}.png"
+    problems = read(browse(browser, page, screenshot))
+    failures = [f"{label}: {pr}" for pr in problems]
+    if page.stat().st_size > 2 * 1024 * 1024:
+        failures.append(f"{label}: the page is {page.stat().st_size} bytes, over 2 MB")
+    for what, mark, unmarked in marks:
+        broken = page.parent / "broken.html"
+        text = page.read_text()
+        if mark not in text:
+            failures.append(f"{label}: the page has no {mark!r} to remove")
+            continue
+        broken.write_text(text.replace(mark, unmarked))
+        if not read(browse(browser, broken)):
+            failures.append(f"{label}: a page without {what} passed the reading")
+    print(f"{label:<50} {'ok' if not problems else 'FAILED':<7} page {page} ({page.stat().st_size} bytes), "
+          f"screenshot {screenshot}")
+    if screenshot_for_readme and not problems:
+        alone = page.parent / f"{kind}-alone.html"
+        figure_id = re.search(rf'<figure class="{figure_class}" id="([^"]+)"', page.read_text()).group(1)
+        width, height = figure_alone(page, figure_id, alone)
+        browse(browser, alone, Path(screenshot_for_readme), f"{width + 40},{height + 70}")
+    return failures
 
 
 def algorithm_problems() -> list[str]:
@@ -317,6 +520,14 @@ def main() -> int:
                    help="also copy lab 02's screenshot here (the grader README's picture)")
     p.add_argument("--step-screenshot-for-readme", default=None, metavar="PATH",
                    help="also keep lab 04's step picture alone here (the grader README's second picture)")
+    p.add_argument("--race07-screenshot-for-readme", default=None, metavar="PATH",
+                   help="also keep lab 07's race picture alone here (the grader README's)")
+    p.add_argument("--deadlock-screenshot-for-readme", default=None, metavar="PATH",
+                   help="also keep lab 07's deadlock picture alone here (the grader README's)")
+    p.add_argument("--bounds-screenshot-for-readme", default=None, metavar="PATH",
+                   help="also keep lab 02's out-of-bounds picture alone here (the grader README's)")
+    p.add_argument("--handoff-screenshot-for-readme", default=None, metavar="PATH",
+                   help="also keep lab 07's hand-off picture alone here (the grader README's)")
     p.add_argument("labs", nargs="*", metavar="LAB", help="only these labs' cases (default: all)")
     args = p.parse_args()
     if not args.labs or any(number in args.labs for number, *_ in STEP_CASES):
@@ -359,7 +570,8 @@ def main() -> int:
             continue
         doc = json.loads(report.read_text())
         races = [f for c in doc["labs"][0]["checks"] for f in c["findings"]
-                 if f["kind"] == "race" and any(pl["line"] == named for pl in f["places"]) and f.get("picture")]
+                 if f["kind"] == "race" and any(pl["line"] == named for pl in f["places"])
+                 and (f.get("picture") or {}).get("kind") == "race"]
         if not races:
             failures.append(f"{label}: no race at line {named} with a picture in grade's report")
             continue
@@ -373,6 +585,10 @@ def main() -> int:
         if not drawing_problems(browse(browser, broken), races[0]):
             failures.append(f"{label}: a page with the racing pair not highlighted passed the reading")
         print(f"{label:<50} {'ok' if not problems else 'FAILED':<7} page {page}, screenshot {screenshot}")
+        if number == "07" and args.race07_screenshot_for_readme and not problems:
+            alone = pages / "picture-alone.html"
+            width, height = figure_alone(page, "picture-1", alone)
+            browse(browser, alone, Path(args.race07_screenshot_for_readme), f"{width + 60},{height + 50}")
         if number == "02" and args.screenshot_for_readme and not problems:
             # The README shows the picture alone: the page's first figure with the page's style.
             text = page.read_text()
@@ -390,6 +606,12 @@ def main() -> int:
             continue
         failures += step_case(browser, scratch, build_root, args.jobs, labs, number, name, check_id, barrier_tag,
                               args.step_screenshot_for_readme)
+    for case in KIND_CASES:
+        if args.labs and case[0] not in args.labs:
+            continue
+        failures += kind_case(browser, scratch, build_root, args.jobs, labs, case,
+                              {"wait": args.deadlock_screenshot_for_readme, "bounds": args.bounds_screenshot_for_readme,
+                               "handoff": args.handoff_screenshot_for_readme}[case[2]])
     if not args.labs or "02" in args.labs:
         failures += fixed_twin_problems(scratch, build_root, args.jobs)
     for f in failures:

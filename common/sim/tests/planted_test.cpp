@@ -57,6 +57,7 @@ std::map<std::string, std::set<unsigned>> expected_lines(const std::string& sour
 struct Outcome {
   ProcessResult process;
   std::vector<JsonReport> reports;
+  std::string records;  // the JSON lines as written, for fields the parsed reports leave out
   std::map<std::string, std::set<unsigned>> markers;         // in <program>.cu
   std::map<std::string, std::set<unsigned>> header_markers;  // in <program>.cuh, where there is one
 };
@@ -239,6 +240,12 @@ void last_two_blocks_spinning(const Outcome& o) {
     EXPECT_EQ(blocks, (std::set<unsigned>{6, 7}));
   }
   EXPECT_THAT(o.process.err, HasSubstr("blocks not yet started: (5,0,0)"));
+  // The deadlock's picture (findings/wait_picture.hpp), recorded unasked: block 5 never started,
+  // and the chain 7 -> 6 -> 5 read from the blocks' order (the spin's loads are volatile).
+  EXPECT_THAT(o.records, HasSubstr("\"wait_picture\":{\"grid_blocks\":8,\"resident\":2,\"block_order\":\"reverse\""));
+  EXPECT_THAT(o.records, HasSubstr("{\"linear\":5,\"block\":[5,0,0],\"state\":\"not started\"}"));
+  EXPECT_THAT(o.records, HasSubstr("\"waits_for\":5,\"waits_for_from\":\"block order\"}"));
+  EXPECT_THAT(o.records, HasSubstr("\"waits_for\":6,\"waits_for_from\":\"block order\"}"));
 }
 
 // A chain or a look-back by blockIdx.x with 16 blocks at once (SCANLAB_SIM_RESIDENT_BLOCKS=16):
@@ -299,6 +306,15 @@ PartyCheck thread_named(unsigned thread) {
       EXPECT_EQ((*r.parties[0].thread)[0], thread);
     }
   };
+}
+
+// The out-of-bounds picture (findings/bounds_picture.hpp) of out_of_bounds_global, recorded
+// unasked: the 100-int buffer, and thread 100's write one cell past its end.
+void one_past_the_end_drawn(const Outcome& o) {
+  thread_named(100)(o);
+  EXPECT_THAT(o.records, HasSubstr("\"bounds_picture\":{\"space\":\"global\",\"buffer\":\"the 400-byte buffer allocated at "));
+  EXPECT_THAT(o.records, HasSubstr("\"element_bytes\":4,\"buffer_cells\":100,\"accesses\":[{\"cell\":100,"
+                                   "\"block\":[0,0,0],\"thread\":100,\"role\":\"write\""));
 }
 
 // stderr says each of `parts` (where a report names the buffer or variable, how far away).
@@ -495,7 +511,7 @@ std::vector<PlantedCase> planted_cases() {
   }
   cases.push_back(bug("GlobalRaceInBlock", "global_race_in_block", "race", neighbouring_threads));
   cases.push_back(clean("GlobalExchangeAfterBarrier", "global_race_in_block", true));
-  cases.push_back(bug("OutOfBoundsGlobal", "out_of_bounds_global", "out-of-bounds", thread_named(100)));
+  cases.push_back(bug("OutOfBoundsGlobal", "out_of_bounds_global", "out-of-bounds", one_past_the_end_drawn));
   cases.push_back(bug("OutOfBoundsShared", "out_of_bounds_shared", "out-of-bounds", thread_named(63)));
   cases.push_back(bug("ReadBeforeTheFirstBufferAndSharedVariable", "exclusive_shift", "out-of-bounds",
                       stderr_says({"out-of-bounds read of 4 bytes in global memory",
@@ -916,7 +932,8 @@ TEST_P(PlantedProgram, ReportsExactlyWhatWasPlanted) {
 
   Outcome o;
   o.process = run_process(argv, env, c.time_limit_s);
-  o.reports = parse_reports(read_file(env["SCANLAB_SIM_REPORT_JSON"]));
+  o.records = read_file(env["SCANLAB_SIM_REPORT_JSON"]);
+  o.reports = parse_reports(o.records);
   o.markers = expected_lines(source);
   const std::string header = std::string(PLANTED_SOURCE_DIR) + "/" + c.program + ".cuh";
   if (!read_file(header).empty()) o.header_markers = expected_lines(header);

@@ -4,6 +4,7 @@
 
 #include "checks/race_detector.hpp"
 #include "findings/report.hpp"
+#include "memory/global_memory.hpp"
 #include "memory/memory.hpp"
 #include "threads/block.hpp"
 #include "threads/scheduler.hpp"
@@ -41,20 +42,101 @@ __attribute__((noinline, cold)) void stop_wild_block(Thread* t, std::uintptr_t p
   scheduler::stop_block(t, cudaErrorIllegalAddress);
 }
 
+const char* role_of(std::uint8_t flags) { return (flags & kAtomic) ? "atomic" : (flags & kWrite) ? "write" : "read"; }
+
+// The buffer (or shared variable) an access outside every buffer missed, for its picture: the
+// nearest one, as the report's location names it. False where none is near (a wild address).
+bool missed_buffer(std::uintptr_t a, const Block& b, BoundsPicture& p) {
+  if (memory::in_shared(a)) {
+    const std::uintptr_t base = reinterpret_cast<std::uintptr_t>(b.shared.base);
+    std::size_t distance = SIZE_MAX;
+    for (const shared_memory::Variable& v : b.shared.variables) {
+      const std::uintptr_t begin = base + v.offset, end = begin + v.bytes;
+      const std::size_t d = a < begin ? begin - a : a >= end ? a - end : 0;
+      if (d >= distance) continue;
+      distance = d;
+      p.begin = begin;
+      p.buffer_cells = static_cast<long>(v.bytes / p.element_bytes);
+      p.buffer = "shared variable '" + std::string(v.name) + "'";
+    }
+    p.space = "shared";
+    return distance != SIZE_MAX;
+  }
+  if (!memory::in_global(a)) return false;
+  std::size_t distance = SIZE_MAX;
+  for (const global_memory::Buffer& buffer : global_memory::live_buffers()) {
+    const std::uintptr_t end = buffer.begin + buffer.bytes;
+    const std::size_t d = a < buffer.begin ? buffer.begin - a : a >= end ? a - end : 0;
+    if (d >= distance) continue;
+    distance = d;
+    p.begin = buffer.begin;
+    p.buffer_cells = static_cast<long>(buffer.bytes / p.element_bytes);
+  }
+  if (distance == SIZE_MAX) return false;
+  // "... of a 4000-byte buffer allocated at file:30": the buffer as the location names it.
+  const std::string described = global_memory::describe_address(a);
+  const std::size_t of = described.find(" of a ");
+  p.buffer = of == std::string::npos ? "the buffer" : "the " + described.substr(of + 6);
+  p.space = "global";
+  return true;
+}
+
+BoundsAccess bounds_access(const Thread* t, std::uintptr_t address, std::uint8_t flags, const SourceLocation& where,
+                           const BoundsPicture& p) {
+  BoundsAccess a;
+  const auto offset = static_cast<long long>(address) - static_cast<long long>(p.begin);
+  const long long size = p.element_bytes;
+  a.cell = static_cast<long>(offset >= 0 ? offset / size : -((-offset + size - 1) / size));
+  a.block[0] = t->block->index.x, a.block[1] = t->block->index.y, a.block[2] = t->block->index.z;
+  a.thread = t->linear;
+  a.role = role_of(flags);
+  a.where = where;
+  return a;
+}
+
+// A later out-of-bounds access at the line of a finding its block has not printed yet: one more
+// arrow in that finding's picture, up to kBoundsAccesses. Accesses of other blocks are left out:
+// their block's copy of the finding is dropped when the first one is printed.
+void add_to_picture(const Thread* t, std::uintptr_t address, std::uint8_t flags, const SourceLocation& where) {
+  if (!pending_findings) return;
+  for (PendingFinding& item : pending_findings->items) {
+    Finding& f = item.finding;
+    if (f.kind != ReportKind::out_of_bounds || !f.bounds_picture || f.parties.empty()) continue;
+    const SourceLocation& first = f.parties.front().where;
+    if (first.file != where.file || first.line != where.line || first.function != where.function) continue;
+    BoundsPicture& p = *f.bounds_picture;
+    const BoundsAccess a = bounds_access(t, address, flags, where, p);
+    for (const BoundsAccess& seen : p.accesses)
+      if (seen.cell == a.cell && seen.thread == a.thread && seen.role == a.role) return;
+    if (p.accesses.size() < kBoundsAccesses) p.accesses.push_back(a);
+    else p.truncated = true;
+    return;
+  }
+}
+
 void report_out_of_bounds(Thread* t, std::uintptr_t address, std::size_t bytes, std::uint8_t flags,
                           std::uintptr_t pc) {
   scheduler::fail_later(*t->block, cudaErrorIllegalAddress);
   if (++t->block->checks.out_of_bounds >= kOutOfBoundsLimit) stop_wild_block(t, pc);
   const SourceLocation where = locate(pc);
-  if (!first_time_at(ReportKind::out_of_bounds, where, pc)) return;
+  if (!first_time_at(ReportKind::out_of_bounds, where, pc)) {
+    add_to_picture(t, address, flags, where);
+    return;
+  }
   Finding f;
   f.kind = ReportKind::out_of_bounds;
   f.headline = std::string("out-of-bounds ") + ((flags & kWrite) ? "write" : "read") + " of " + byte_count(bytes) +
                " in " + space_of(address) + " memory";
-  f.parties.push_back(party((flags & kAtomic) ? "atomic" : (flags & kWrite) ? "write" : "read", t, where));
+  f.parties.push_back(party(role_of(flags), t, where));
   f.details.push_back("location: " + shared_memory::describe_address(address, *t->block));
   f.details.push_back("the kernel goes on, as it may on a GPU, without touching any buffer; the launch reports "
                       "cudaErrorIllegalAddress");
+  BoundsPicture picture;
+  picture.element_bytes = static_cast<unsigned>(bytes ? bytes : 1);
+  if (missed_buffer(address, *t->block, picture)) {
+    picture.accesses.push_back(bounds_access(t, address, flags, where, picture));
+    f.bounds_picture = std::move(picture);
+  }
   report(f);
 }
 

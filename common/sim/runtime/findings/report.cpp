@@ -128,6 +128,8 @@ std::string json_record(const Finding& f, unsigned number) {
   if (f.fix_scope != FixScope::none) json_string(o, "fix_scope", to_string(f.fix_scope));
   if (f.memory) o << ",\"memory\":" << memory_subject_json(*f.memory);
   if (f.picture) o << ",\"picture\":" << picture_json(*f.picture);
+  if (f.wait_picture) o << ",\"wait_picture\":" << wait_picture_json(*f.wait_picture);
+  if (f.bounds_picture) o << ",\"bounds_picture\":" << bounds_picture_json(*f.bounds_picture);
   json_string(o, "reproduce", describe_schedule());
   o << ",\"seed\":" << get_schedule().seed << "}";
   return o.str();

@@ -9,7 +9,9 @@
 #include <vector>
 
 #include "base/site.hpp"
+#include "findings/bounds_picture.hpp"
 #include "findings/picture.hpp"
+#include "findings/wait_picture.hpp"
 #include "findings/source_location.hpp"
 #include "scanlab/sim/cuda.hpp"
 #include "scanlab/sim/diagnostics.hpp"
@@ -47,13 +49,17 @@ struct Finding {
   FixScope fix_scope = FixScope::none;  // what the fix orders, where it is a barrier
   std::optional<MemorySubject> memory;  // a race in shared memory: the variable, byte and block
   std::optional<RacePicture> picture;   // recorded on request only (SCANLAB_SIM_RACE_PICTURE)
+  std::optional<WaitPicture> wait_picture;  // a deadlock: its blocks and what each waits for, always
+  std::optional<BoundsPicture> bounds_picture;  // an out-of-bounds access: the buffer's end and the accesses, always
 };
 
 // The finding as one JSON object on one line (the format of $SCANLAB_SIM_REPORT_JSON):
 // number (its place among the findings this process printed; 0 for one not printed yet), kind,
 // severity, headline, parties (role, file, line, function, and block and thread for a kernel's
 // side), location, details, fix, fix_scope (warp or block, where the fix is a barrier), memory
-// and picture (a race in shared memory: findings/picture.hpp), reproduce (the settings that run
+// and picture (a race in shared memory: findings/picture.hpp), wait_picture (a deadlock's blocks:
+// findings/wait_picture.hpp), bounds_picture (an out-of-bounds access's buffer and accesses:
+// findings/bounds_picture.hpp), reproduce (the settings that run
 // the same schedule) and seed.
 std::string json_record(const Finding& finding, unsigned number);
 

@@ -108,6 +108,20 @@ class SandboxTest(unittest.TestCase):
                 self.assertEqual(rc != 0, name != "none")
                 outside.unlink(missing_ok=True)
 
+    def test_a_build_may_write_a_file_larger_than_a_test_programs_output(self):
+        # The simulator's runtime archive is larger than a test program's log may be; a build
+        # step that writes it must not die of SIGXFSZ, while a test program writing as much does.
+        size_mib = (sandbox.OUTPUT_LIMIT_BYTES >> 20) + 8
+        write = f"head -c {size_mib}M /dev/zero > '{self.scratch}/big'"
+        for name, box in self.boxes.items():
+            with self.subTest(name):
+                rc, _ = box.run(["/bin/sh", "-c", write], cwd=self.scratch, writable=(self.scratch,), timeout=60)
+                self.assertEqual(rc, 0)
+                self.assertEqual((self.scratch / "big").stat().st_size, size_mib << 20)
+                (self.scratch / "big").unlink()
+                rc, _ = self.finish(self.start(box, write))
+                self.assertNotEqual(rc, 0)
+
     def test_a_scratch_folder_the_grader_made_inside_the_writable_one_is_writable(self):
         # As the runner does it: the lab's log folder is writable, and the run's TMPDIR is a
         # folder the grader makes inside it just before (compute-sanitizer writes there first).

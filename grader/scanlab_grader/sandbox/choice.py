@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import IO
 
 from . import leftovers
-from .running import NAMESPACE_SHIM, Box, NamespaceBox, Rlimits
+from .running import BUILD_FILE_LIMIT_BYTES, NAMESPACE_SHIM, Box, NamespaceBox, Rlimits
 
 UNPRIVILEGED_USER = "nobody"
 SHM_BYTES = 64 << 20  # the namespace box's /dev/shm
@@ -110,7 +110,8 @@ class Sandbox:
         with tempfile.TemporaryFile() as out:
             try:
                 box = box_of_build.spawn(cmd, cwd=cwd, env=dict(os.environ), stdout=out, writable=writable,
-                                         scratch=writable[0] if writable else None)
+                                         scratch=writable[0] if writable else None,
+                                         rlimits=Rlimits(file_size_bytes=BUILD_FILE_LIMIT_BYTES))
             except FileNotFoundError as e:
                 return 127, str(e)
             try:

@@ -14,7 +14,11 @@ from typing import IO
 from . import leftovers as leftovers_of
 from .leftovers import Leftover
 
-OUTPUT_LIMIT_BYTES = 64 << 20  # RLIMIT_FSIZE: what a program may print into its log
+OUTPUT_LIMIT_BYTES = 64 << 20  # RLIMIT_FSIZE of a test program: what it may print into its log
+# RLIMIT_FSIZE of a build step: the simulator's runtime archive with its debug information is
+# tens of MiB and grows with the kit, so a build gets room for any file a compiler or archiver
+# writes, while a runaway one (a template that expands without end) still stops short of the disk.
+BUILD_FILE_LIMIT_BYTES = 4 << 30
 
 _PAGE = os.sysconf("SC_PAGE_SIZE")
 
@@ -22,11 +26,12 @@ _PAGE = os.sysconf("SC_PAGE_SIZE")
 @dataclass(frozen=True)
 class Rlimits:
     address_space_bytes: int | None = None
+    file_size_bytes: int = OUTPUT_LIMIT_BYTES
 
     def apply(self) -> None:
         """Runs in the child between fork and exec (inherited by everything it starts)."""
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        resource.setrlimit(resource.RLIMIT_FSIZE, (OUTPUT_LIMIT_BYTES, OUTPUT_LIMIT_BYTES))
+        resource.setrlimit(resource.RLIMIT_FSIZE, (self.file_size_bytes, self.file_size_bytes))
         if self.address_space_bytes:
             resource.setrlimit(resource.RLIMIT_AS, (self.address_space_bytes, self.address_space_bytes))
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)

@@ -493,6 +493,12 @@ std::vector<PlantedCase> planted_cases() {
     cases.push_back(with_args(clean(std::string("ChainedVolatileScanFenced_") + poll, "chained_volatile_scan", true),
                               {poll}));
   }
+  // A status word that is its own flag (the value beside the flag bit, one atomicExch), beside a
+  // counter of additions that both blocks of each hand-off change: the hand-off is not reported,
+  // whether the publishing block's threads change the counter right after it publishes (the
+  // barrier after the hand-off missing, a race of its own) or after that barrier.
+  cases.push_back(bug("PackedStatusWordBesideSharedRace", "packed_status_word", "race"));
+  cases.push_back(clean("PackedStatusWordHandoff", "packed_status_word", true));
   cases.push_back(bug("GlobalRaceInBlock", "global_race_in_block", "race", neighbouring_threads));
   cases.push_back(clean("GlobalExchangeAfterBarrier", "global_race_in_block", true));
   cases.push_back(bug("OutOfBoundsGlobal", "out_of_bounds_global", "out-of-bounds", thread_named(100)));

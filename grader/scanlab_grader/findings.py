@@ -11,9 +11,11 @@ submission and the kit's top away at compile time (grader/cmake/LabTests.cmake,
 scanlab_write_student_paths), so a lab file reads from its lab folder on
 (`02-kogge-stone/kogge_stone.cu:33`) and a kit file from the kit's top
 (`common/include/scanlab/affine_map.hpp:47`). A check lists each place once,
-however many of its tests reached it. A race in shared memory also carries, as data, where it
-happened (`memory`: variable, byte, block) and, in a run that asked for it, its picture
-(`picture`), which pictures.py draws.
+however many of its tests reached it. A finding in memory also carries, as data, where it
+happened (`memory`, with its `space`: in "shared" memory the variable, byte and block; in
+"global" memory, for a race, a stale hand-off or a read of unwritten bytes, the buffer as the
+location names it and the byte of it) and, for a race in shared memory in a run that asked for it,
+its picture (`picture`), which pictures.py draws.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ KINDS = {
 }
 MAX_SHOWN = 6  # places listed under one check; the rest are counted
 FIX_SCOPES = ("", "warp", "block")  # what a fix orders, narrowest first (FixScope in the runtime)
+MEMORY_SPACES = ("shared", "global")  # where a record's "memory" is (MemorySpace in the runtime)
 
 
 @dataclass(frozen=True)
@@ -70,11 +73,18 @@ class Finding:
     count: int = 1  # how many times it was reported (tests, and runs within a test)
     # For a place in kit code: the lines of the student's file that called it (call_sites.py).
     called_from: list[Place] = field(default_factory=list)
-    # A race in shared memory: the variable, byte and block, as the record gives them ("memory"),
-    # which a run asked for the race's picture names (pictures.py); None for any other finding.
+    # Where in memory, as the record gives it ("memory"): its "space", "shared" (the variable, byte
+    # and block, which a run asked for the race's picture names: pictures.py) or "global" (the
+    # buffer and byte); None for a finding the record places nowhere.
     memory: dict | None = None
     picture: dict | None = None  # the race's picture, where a run recorded one (pictures.py)
     test: str = ""  # the test that first reported it
+
+    @property
+    def memory_space(self) -> str:
+        """"shared" or "global": the memory the finding happened in, where its record says; "" otherwise."""
+        space = self.memory.get("space") if self.memory else None
+        return space if space in MEMORY_SPACES else ""
 
     @property
     def key(self) -> tuple:

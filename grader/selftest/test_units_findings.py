@@ -16,7 +16,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE.parents[1] / "common" / "python"))  # scanlab_build, as grader/grade sets it
 
-from scanlab_grader import call_sites, findings, formats, runner  # noqa: E402
+from scanlab_grader import call_sites, findings, formats, pictures, runner  # noqa: E402
 from scanlab_grader.grading import CheckResult, LabResult, evaluate_check  # noqa: E402
 from scanlab_grader.manifest import Check, Lab  # noqa: E402
 from scanlab_grader.protocol import Ended, RecordStream  # noqa: E402
@@ -73,6 +73,23 @@ class FindingsTest(unittest.TestCase):
         # Cause first: what and where, the evidence, and the fix last.
         self.assertLess(text.index("write: 02-kogge-stone"), text.index("location:"))
         self.assertLess(text.index("no barrier separates"), text.index("fix: these two lines race"))
+
+    def test_a_finding_in_global_memory_names_its_buffer_as_data(self):
+        # A stale hand-off between two blocks, as json_record writes it: the buffer and byte are
+        # data, beside the location's words; a shared-memory race keeps its variable and block.
+        buffer = f"a 44-byte buffer allocated at {STAGED}:197"
+        stale = dict(RACE, headline="stale value handed on in global memory",
+                     location=f"byte 8 of {buffer}",
+                     memory={"space": "global", "buffer": buffer, "byte": 8})
+        shared = dict(RACE, memory={"space": "shared", "variable": "shared_bytes", "byte": 8, "block": [2, 0, 0]})
+        in_global, in_shared = findings.from_record(stale), findings.from_record(shared)
+        self.assertEqual(in_global.memory_space, "global")
+        self.assertEqual((in_global.memory["buffer"], in_global.memory["byte"]), (buffer, 8))
+        self.assertEqual(in_shared.memory_space, "shared")
+        self.assertEqual(findings.from_record(RACE).memory_space, "")
+        # Only a race in shared memory has a picture to ask for.
+        self.assertIsNone(pictures.request_for(in_global))
+        self.assertEqual(pictures.request_for(in_shared), "shared:8:2,0,0:shared_bytes")
 
     def test_a_warning_is_a_warning(self):
         warning = dict(RACE, severity="warning", error=False)

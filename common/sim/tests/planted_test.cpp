@@ -509,6 +509,12 @@ std::vector<PlantedCase> planted_cases() {
     cases.push_back(with_args(clean(std::string("ChainedVolatileScanFenced_") + poll, "chained_volatile_scan", true),
                               {poll}));
   }
+  // A status word that is its own flag (the value beside the flag bit, one atomicExch), beside a
+  // counter of additions that both blocks of each hand-off change: the hand-off is not reported,
+  // whether the publishing block's threads change the counter right after it publishes (the
+  // barrier after the hand-off missing, a race of its own) or after that barrier.
+  cases.push_back(bug("PackedStatusWordBesideSharedRace", "packed_status_word", "race"));
+  cases.push_back(clean("PackedStatusWordHandoff", "packed_status_word", true));
   cases.push_back(bug("GlobalRaceInBlock", "global_race_in_block", "race", neighbouring_threads));
   cases.push_back(clean("GlobalExchangeAfterBarrier", "global_race_in_block", true));
   cases.push_back(bug("OutOfBoundsGlobal", "out_of_bounds_global", "out-of-bounds", one_past_the_end_drawn));
@@ -1051,6 +1057,7 @@ TEST(RacePicture, KoggeStoneRaceDrawnFromItsOwnRecord) {
   const std::vector<JsonReport> first = reports_of_run(program, {});
   ASSERT_FALSE(first.empty());
   ASSERT_TRUE(first.front().memory.has_value()) << "a race in shared memory says where it happened";
+  EXPECT_EQ(first.front().memory->space, "shared");
   EXPECT_FALSE(first.front().picture.has_value()) << "nothing is recorded unless asked for";
   const std::string request = picture_request(*first.front().memory);
 
@@ -1076,6 +1083,42 @@ TEST(RacePicture, KoggeStoneRaceDrawnFromItsOwnRecord) {
 
   const std::vector<JsonReport> fixed = reports_of_run(program + ".fixed", {{"SCANLAB_SIM_RACE_PICTURE", request}});
   EXPECT_TRUE(fixed.empty()) << fixed.size() << " reports from the fixed twin";
+}
+
+// A finding in global memory says where it happened as data too ("memory"): the buffer, named as
+// its location names it, and the byte of it.
+std::vector<JsonReport> reports_of(const std::string& program, const std::vector<std::string>& args) {
+  TempDir dir;
+  std::map<std::string, std::string> env{{"SCANLAB_SIM_REPORT_JSON", dir.path() + "/reports.jsonl"}};
+  std::vector<std::string> argv{std::string(PLANTED_PROGRAM_DIR) + "/" + program};
+  argv.insert(argv.end(), args.begin(), args.end());
+  const ProcessResult result = run_process(argv, env, 120);
+  EXPECT_EQ(result.signal, 0) << result.err;
+  return parse_reports(read_file(env["SCANLAB_SIM_REPORT_JSON"]));
+}
+
+TEST(ReportRecord, StaleHandoffInGlobalMemoryNamesItsBufferAndByte) {
+  // chained_volatile_scan.cu: the tiles' prefixes, 16 ints, handed on with no fence.
+  const std::vector<JsonReport> reports = reports_of("chained_volatile_scan", {"load"});
+  ASSERT_FALSE(reports.empty());
+  for (const JsonReport& r : reports) {
+    SCOPED_TRACE(r.headline + " at " + r.location);
+    ASSERT_TRUE(r.memory.has_value());
+    EXPECT_EQ(r.memory->space, "global");
+    EXPECT_THAT(r.memory->buffer, ::testing::StartsWith("a 64-byte buffer allocated at "));
+    EXPECT_EQ(r.memory->byte % sizeof(int), 0u);
+    EXPECT_EQ(r.location, "byte " + std::to_string(r.memory->byte) + " of " + r.memory->buffer);
+  }
+}
+
+TEST(ReportRecord, ReadOfUnwrittenGlobalMemoryNamesItsBuffer) {
+  // accumulator_not_zeroed.cu: the one int that every block adds to, never set.
+  const std::vector<JsonReport> reports = reports_of("accumulator_not_zeroed", {});
+  ASSERT_EQ(reports.size(), 1u);
+  ASSERT_TRUE(reports[0].memory.has_value());
+  EXPECT_EQ(reports[0].memory->space, "global");
+  EXPECT_THAT(reports[0].memory->buffer, ::testing::StartsWith("a 4-byte buffer allocated at "));
+  EXPECT_EQ(reports[0].memory->byte, 0u);
 }
 
 // simcc must refuse what it cannot build the way nvcc does: with the student's file and line.

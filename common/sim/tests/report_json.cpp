@@ -155,8 +155,18 @@ std::array<unsigned, 3> index3(const Json& v) {
 }
 
 ReportMemory to_memory(const Json& m) {
-  if (m.at("space").string != "shared") throw std::runtime_error("memory space '" + m.at("space").string + "'");
-  return ReportMemory{m.at("variable").string, static_cast<std::size_t>(m.at("byte").number), index3(m.at("block"))};
+  ReportMemory memory;
+  memory.space = m.at("space").string;
+  memory.byte = static_cast<std::size_t>(m.at("byte").number);
+  if (memory.space == "shared") {
+    memory.variable = m.at("variable").string;
+    memory.block = index3(m.at("block"));
+  } else if (memory.space == "global") {
+    memory.buffer = m.at("buffer").string;
+  } else {
+    throw std::runtime_error("memory space '" + memory.space + "'");
+  }
+  return memory;
 }
 
 PictureAccess to_access(const Json& a) {

@@ -18,11 +18,14 @@ struct ReportParty {
   std::optional<std::array<unsigned, 3>> thread;
 };
 
-// A race in shared memory: where it happened ("memory"), what a run asked for its picture names.
+// Where a finding happened ("memory"): in shared memory a variable of a block (what a run asked
+// for a race's picture names), in global memory a buffer; and the byte of it.
 struct ReportMemory {
-  std::string variable;
+  std::string space;     // "shared" or "global"
+  std::string variable;  // shared
+  std::string buffer;    // global: as the location names it
   std::size_t byte = 0;
-  std::array<unsigned, 3> block{};
+  std::array<unsigned, 3> block{};  // shared
 };
 
 // One access of a race's picture (SCANLAB_SIM_RACE_PICTURE): cell, barrier interval, thread, line.

@@ -1,9 +1,11 @@
 #include "checks/memory_order.hpp"
 
 #include <algorithm>
+#include <unordered_map>
 #include <unordered_set>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "memory/memory.hpp"
 #include "scanlab/sim/atomic.hpp"
@@ -24,6 +26,21 @@ std::unordered_map<std::uintptr_t, Knowledge> sync_objects;
 // polls, rather than a word that carries its own state beside its value, which a reader checks
 // (the status words of a decoupled look-back).
 std::unordered_set<std::uintptr_t> atomic_flags;
+
+// What each flag carried when a thread last read it, since the thread's last barrier: a flag
+// hands on what it carried when the thread read it, not what it carries when the data is
+// checked. A counter that every thread adds to (the grader's counting operator) is read by the
+// waiting block before anything is published, and changed by the publishing block's threads
+// right after they publish; it announced nothing to the reader, and judged as it stands later it
+// would pass for the flag of a hand-off it took no part in. Written by strong accesses, in the
+// serial phase; the checks only read it. A Knowledge is copied by its maps' roots (MarkMap), so a
+// copy per read costs two pointers.
+struct FlagsRead {
+  std::uint32_t run = 0;       // the block run and barrier interval of the thread when it read them
+  std::uint32_t interval = 0;
+  std::vector<std::pair<std::uintptr_t, Knowledge>> flags;
+};
+std::unordered_map<const Thread*, FlagsRead> flags_read;
 
 bool covers(const Mark* m, const Stamp& p) {
   if (!m) return false;
@@ -52,6 +69,34 @@ ThreadOrdering& thread_part(Thread* t) {
 const Knowledge* sync_at(std::uintptr_t key) {
   auto it = sync_objects.find(key);
   return it == sync_objects.end() ? nullptr : &it->second;
+}
+
+// Thread t read the flag at `key`, which carries `now`.
+void note_read(const Thread* t, std::uintptr_t key, const Knowledge& now) {
+  const Block& b = *t->block;
+  FlagsRead& r = flags_read[t];
+  if (r.run != b.race.run || r.interval != b.barrier.interval) {
+    r.run = b.race.run;
+    r.interval = b.barrier.interval;
+    r.flags.clear();
+  }
+  for (auto& [key_read, carried] : r.flags)
+    if (key_read == key) {
+      carried = now;
+      return;
+    }
+  r.flags.emplace_back(key, now);
+}
+
+// What the flag at `key` carried when thread t last read it in its current interval; what it
+// carries now if t did not read it then.
+const Knowledge* carried_when_read(const Thread* t, std::uintptr_t key) {
+  auto it = flags_read.find(t);
+  const Block& b = *t->block;
+  if (it != flags_read.end() && it->second.run == b.race.run && it->second.interval == b.barrier.interval)
+    for (const auto& [key_read, carried] : it->second.flags)
+      if (key_read == key) return &carried;
+  return sync_at(key);
 }
 
 void remember(std::vector<std::uintptr_t>& keys, std::uintptr_t key) {
@@ -113,6 +158,7 @@ Order from_cpp(int order) {
 void begin_launch(const Launch&) {
   sync_objects.clear();
   atomic_flags.clear();
+  flags_read.clear();
 }
 
 thread_local Scope next_atomic_scope = Scope::system;
@@ -184,6 +230,7 @@ void strong_access(Thread* t, const Access& a) {
   if (a.kind != Access::Kind::write && sync_objects.count(key)) {
     ThreadOrdering& mine = thread_part(t);
     remember(mine.read, key);
+    note_read(t, key, sync_objects[key]);
     if (acquires(a.order)) remember(mine.acquired, key);
     if (a.kind == Access::Kind::read_modify_write) remember(mine.taken, key);
   }
@@ -203,14 +250,20 @@ Relation relation(const Thread* t, const Stamp& p) {
   const ThreadOrdering* mine = find_thread(t);
   auto published_in = [&](const Knowledge& k) { return covers(k.published.find(p.block), p); };
   auto seen_in = [&](const Knowledge& k) { return covers(k.seen.find(p.block), p); };
-  // Whether any of the flags `keys` carries what `in` finds.
-  auto any_flag = [&](const std::vector<std::uintptr_t>& keys, auto&& in) {
+  // Whether any of the flags `keys` carries what `in` finds: now (what was acquired is ordered,
+  // however late the release that published it), or when the thread read it (what announces).
+  auto any_flag_now = [&](const std::vector<std::uintptr_t>& keys, auto&& in) {
     for (std::uintptr_t k : keys)
       if (const Knowledge* from = sync_at(k); from && in(*from)) return true;
     return false;
   };
+  auto any_flag = [&](const std::vector<std::uintptr_t>& keys, auto&& in) {
+    for (std::uintptr_t k : keys)
+      if (const Knowledge* from = carried_when_read(t, k); from && in(*from)) return true;
+    return false;
+  };
   if (published_in(o.acquired)) return Relation::ordered;
-  if (mine && (any_flag(mine->acquired, published_in) || (mine->acquired_block_seen && published_in(o.seen))))
+  if (mine && (any_flag_now(mine->acquired, published_in) || (mine->acquired_block_seen && published_in(o.seen))))
     return Relation::ordered;
   // Published, but not acquired: through a ticket or counter the thread (or its block) changed
   // with an atomic read-modify-write, or through a flag it only loaded.
@@ -218,7 +271,7 @@ Relation relation(const Thread* t, const Stamp& p) {
   if (published_in(o.seen) || (mine && any_flag(mine->read, published_in))) return Relation::not_acquired;
   if (mine) {
     for (std::uintptr_t k : mine->read)
-      if (const Knowledge* from = sync_at(k); from && atomic_flags.count(k) && seen_in(*from))
+      if (const Knowledge* from = carried_when_read(t, k); from && atomic_flags.count(k) && seen_in(*from))
         return Relation::announced_by_atomic;
   }
   if (seen_in(o.seen) || (mine && any_flag(mine->read, seen_in))) return Relation::not_published;

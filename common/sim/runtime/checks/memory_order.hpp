@@ -17,6 +17,8 @@
 //     another with no barrier between them is not covered.
 //   - __threadfence_block() and block-scope atomics order nothing for another block; volatile
 //     accesses are strong and relaxed: they order nothing around them.
+//   - A flag the thread read announces what it carried when the thread read it, not what it
+//     carries later: a counter the reader changed before anything was published announces nothing.
 //   - A reader that takes a published flag through an atomic read-modify-write (the ticket of
 //     the "last block" reduction) with no acquire pattern after it is told apart from one that
 //     polls the flag with loads: the strict model orders neither, but NVIDIA's documented

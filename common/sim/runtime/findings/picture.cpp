@@ -22,6 +22,10 @@ void write_access(std::ostringstream& o, const PictureAccess& a) {
 
 std::string memory_subject_json(const MemorySubject& s) {
   std::ostringstream o;
+  if (s.space == MemorySpace::global) {
+    o << "{\"space\":\"global\",\"buffer\":\"" << json_escape(s.buffer) << "\",\"byte\":" << s.byte << "}";
+    return o.str();
+  }
   o << "{\"space\":\"shared\",\"variable\":\"" << json_escape(s.variable) << "\",\"byte\":" << s.byte
     << ",\"block\":[" << s.block[0] << "," << s.block[1] << "," << s.block[2] << "]}";
   return o.str();

@@ -15,12 +15,17 @@
 namespace scanlab::sim::detail {
 
 // Where in memory a finding happened, in the program's terms: a shared variable of a block and
-// a byte of it. A race's record carries it ("memory"), so that a grader can ask a run again for
-// that race's picture (SCANLAB_SIM_RACE_PICTURE, base/settings.hpp) without reading any text.
+// a byte of it, or a buffer of global memory (which every block sees) and a byte of it. A
+// finding's record carries it ("memory"), so that a grader can ask a run again for a shared-memory
+// race's picture (SCANLAB_SIM_RACE_PICTURE, base/settings.hpp), or point at the buffer of a race,
+// stale hand-off or read of unwritten memory in global memory, without reading any text.
+enum class MemorySpace { shared, global };
 struct MemorySubject {
-  std::string variable;  // as reports name it: "XY", "extern __shared__ (dynamic)"
-  std::size_t byte = 0;  // of the variable
-  unsigned block[3] = {0, 0, 0};
+  MemorySpace space = MemorySpace::shared;
+  std::string variable;  // shared: as reports name it: "XY", "extern __shared__ (dynamic)"
+  std::string buffer;    // global: as reports name it: "a 44-byte buffer allocated at scan.cu:197"
+  std::size_t byte = 0;  // of the variable or the buffer
+  unsigned block[3] = {0, 0, 0};  // shared: the block whose variable it is
 };
 
 // One access in the picture: which cell (element of the variable), in which barrier interval of

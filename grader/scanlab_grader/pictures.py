@@ -7,8 +7,8 @@ with SCANLAB_SIM_RACE_PICTURE naming that race's block, variable and byte (the r
 the simulator's runs are deterministic for a seed, so the run meets the same race and records
 the accesses around it (common/sim/runtime/checks/race_picture.hpp), which come back as the
 finding's "picture". A deadlock and an out-of-bounds access carry their pictures in every record
-(wait_picture, bounds_picture), which the lab's findings do not keep: their test runs once more
-and the picture is taken from that run's record. A hand-off between blocks without its fence is
+(wait_picture, bounds_picture), which the lab's findings keep (findings.py), so they are drawn
+as they are and nothing runs again for them. A hand-off between blocks without its fence is
 drawn from the finding's own places and fix. The page is drawn from a Jinja2 template
 (grader/templates/), inline SVG, no script, no font and nothing fetched; marks differ by shape and
 label, not by colour alone.
@@ -80,7 +80,6 @@ def record(lab_result, run_again: Callable[[str, str, str, int], list[dict]], re
                 if f.key == finding.key and f.places == finding.places:
                     f.picture = picture
     record_handoffs(lab_result)
-    asked = record_from_records(lab_result, run_again, asked)
     record_steps(lab_result, run_again, repo, asked)
 
 
@@ -93,42 +92,6 @@ WAIT_GAP_X = 26
 WAIT_GAP_Y = 84  # room for the arcs over a row and an arrow from the row below
 WAIT_LEFT = 10
 WAIT_TOP = 76
-
-
-# The pictures the simulator records on every finding of a kind (no request): the record's field,
-# and the kind of picture it becomes on the finding.
-RECORDED_PICTURES = {"deadlock": ("wait_picture", "wait"), "out-of-bounds": ("bounds_picture", "bounds")}
-
-
-def record_from_records(lab_result, run_again: Callable[[str, str, str, int], list[dict]], asked: int) -> int:
-    """A deadlock or an out-of-bounds access of a failed check gets its picture. The simulator
-    records it on every such finding (RECORDED_PICTURES), but the lab's findings keep only a race's
-    picture, so the test runs once more, alone and with nothing asked for (an empty request), and
-    the picture is taken from that run's record of the same kind at the same line. Returns the
-    runs asked for so far."""
-    for finding, checks in lab_result.findings():
-        if asked >= MAX_PICTURES_PER_LAB:
-            break
-        if finding.kind not in RECORDED_PICTURES or not finding.error or finding.picture or not finding.test:
-            continue
-        if not any(c.status == "fail" for c in checks):
-            continue
-        field_name, kind = RECORDED_PICTURES[finding.kind]
-        lines = {(p.file, p.line) for p in finding.places}
-        asked += 1
-        records = run_again(finding.test, RACE_REQUEST_ENV, "", asked)
-        found = next((r[field_name] for r in records if isinstance(r, dict) and r.get("kind") == finding.kind
-                      and isinstance(r.get(field_name), dict)
-                      and lines & {(str(p.get("file", "")), int(p.get("line", 0))) for p in r.get("parties", [])
-                                   if isinstance(p, dict)}), None)
-        if found is None:
-            continue
-        picture = {"kind": kind, **found}
-        for c in checks:
-            for f in c.findings:
-                if f.key == finding.key:
-                    f.picture = picture
-    return asked
 
 
 # --- A hand-off between blocks drawn on a time line: the writer's and the reader's steps. ---

@@ -1,6 +1,7 @@
 """Pictures of a deadlock, an out-of-bounds access and a hand-off between blocks
-(grader/scanlab_grader/pictures.py): the deadlock's and the access's pictures are taken from the
-record of a second run of a failed check's test, the hand-off's from the finding itself; each is
+(grader/scanlab_grader/pictures.py): the deadlock's and the access's pictures are the ones their
+records carry, kept on the finding with nothing run again, the hand-off's drawn from the finding
+itself; each is
 laid out where the record puts its blocks, cells and sides, drawn on the page, and shown beside
 the check in PrairieLearn's results."""
 
@@ -81,20 +82,22 @@ def page_of(lab: LabResult) -> str:
 
 
 class DeadlockPictureTest(unittest.TestCase):
-    def test_a_failed_check_runs_its_test_again_and_takes_the_records_blocks(self):
-        lab = lab_with(LAB7, PROGRESS, findings.from_record(deadlock_record(False)))
-        asked = []
-        def run_again(test, variable, request, number):
-            asked.append((test, request))
-            return [deadlock_record(True)]
-        pictures.record(lab, run_again, None)
-        self.assertEqual(asked, [("Suite.Test", "")])
+    def test_the_records_blocks_are_the_findings_picture_and_nothing_runs_again(self):
+        f = findings.from_record(deadlock_record(True))
+        self.assertEqual(f.picture["kind"], "wait")
+        self.assertEqual([b["linear"] for b in f.picture["blocks"]], list(range(8)))
+        lab = lab_with(LAB7, PROGRESS, f)
+        pictures.record(lab, lambda *a: self.fail("ran again"), None)
         self.assertEqual(lab.checks[0].findings[0].picture["kind"], "wait")
+        self.assertEqual(page_of(lab).count('<g class="wait-arrow"'), 2)
 
-    def test_a_passing_check_runs_nothing(self):
-        lab = lab_with(LAB7, PROGRESS, findings.from_record(deadlock_record(False)), "pass")
+    def test_a_record_without_blocks_gives_no_picture_and_runs_nothing(self):
+        lab = lab_with(LAB7, PROGRESS, findings.from_record(deadlock_record(False)))
         pictures.record(lab, lambda *a: self.fail("ran again"), None)
         self.assertIsNone(lab.checks[0].findings[0].picture)
+        empty = deadlock_record(True)
+        empty["wait_picture"]["blocks"] = []
+        self.assertIsNone(findings.from_record(empty).picture)
 
     def test_each_waiting_block_points_at_the_block_it_waits_for_and_the_one_never_started_is_marked(self):
         d = pictures.wait_layout({"kind": "wait", **deadlock_record(True)["wait_picture"]}, FILE7)
@@ -125,17 +128,22 @@ class DeadlockPictureTest(unittest.TestCase):
 
 
 class BoundsPictureTest(unittest.TestCase):
-    def test_a_failed_check_takes_the_records_buffer_and_accesses(self):
-        lab = lab_with(LAB2, CORRECT, findings.from_record(bounds_record(False)))
-        pictures.record(lab, lambda *a: [bounds_record(True)], None)
+    def test_the_records_buffer_and_accesses_are_the_findings_picture_and_nothing_runs_again(self):
+        f = findings.from_record(bounds_record(True))
+        self.assertEqual(f.picture["kind"], "bounds")
+        self.assertEqual([a["cell"] for a in f.picture["accesses"]], [1000, 1001, 1002, 1003])
+        lab = lab_with(LAB2, CORRECT, f)
+        pictures.record(lab, lambda *a: self.fail("ran again"), None)
         self.assertEqual(lab.checks[0].findings[0].picture["kind"], "bounds")
+        self.assertIn("end of the 4000-byte buffer", page_of(lab))
 
-    def test_a_record_of_another_line_is_not_taken(self):
+    def test_a_record_without_its_picture_gives_none_and_runs_nothing(self):
         lab = lab_with(LAB2, CORRECT, findings.from_record(bounds_record(False)))
-        other = bounds_record(True)
-        other["parties"][0]["line"] = 58
-        pictures.record(lab, lambda *a: [other], None)
+        pictures.record(lab, lambda *a: self.fail("ran again"), None)
         self.assertIsNone(lab.checks[0].findings[0].picture)
+        malformed = bounds_record(True)
+        malformed["bounds_picture"]["accesses"] = "none"
+        self.assertIsNone(findings.from_record(malformed).picture)
 
     def test_the_buffers_last_cells_the_end_and_each_access_are_drawn(self):
         d = pictures.bounds_layout({"kind": "bounds", **bounds_record(True)["bounds_picture"]}, FILE2)

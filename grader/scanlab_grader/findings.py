@@ -16,7 +16,9 @@ happened (`memory`, with its `space`: in "shared" memory the variable, byte and 
 "global" memory, for a race, a stale hand-off or a read of unwritten bytes, the buffer as the
 location names it and the byte of it) and its picture, which pictures.py draws: for a race in
 shared memory in a run that asked for it (`picture`), and for every deadlock (`wait_picture`) and
-every out-of-bounds access (`bounds_picture`).
+every out-of-bounds access (`bounds_picture`). A hand-off between blocks without its ordering
+also names, as data, the side that lacks it (`handoff`) and, as places of their own, the flag's
+store and read (roles "flag store" and "flag read").
 """
 
 from __future__ import annotations
@@ -82,6 +84,9 @@ class Finding:
     # ("kind": "wait") and an out-of-bounds access's buffer ("kind": "bounds"), which every such
     # record carries; a hand-off's sides ("kind": "handoff"), which pictures.py sets.
     picture: dict | None = None
+    # A hand-off between blocks without its ordering: the side that lacks it, as the record's
+    # "handoff" says: "release" (the writer's), "acquire" (the reader's) or "both"; "" otherwise.
+    handoff_missing: str = ""
     test: str = ""  # the test that first reported it
 
     @property
@@ -182,6 +187,15 @@ def _picture(record: dict) -> dict | None:
             or _listed_picture(record, "bounds_picture", "accesses", "bounds"))
 
 
+HANDOFF_SIDES = ("release", "acquire", "both")  # what a hand-off lacks (memory_order::missing_side in the runtime)
+
+
+def _handoff_missing(record: dict) -> str:
+    handoff = record.get("handoff")
+    missing = handoff.get("missing") if isinstance(handoff, dict) else None
+    return missing if missing in HANDOFF_SIDES else ""
+
+
 def from_record(record: dict) -> Finding:
     """One finding from the simulator's record of it (the fields json_record writes)."""
     def text(key: str) -> str:
@@ -196,7 +210,7 @@ def from_record(record: dict) -> Finding:
         location=text("location"), fix=text("fix"), reproduce=str(record.get("reproduce", "") or ""),
         fix_scope=scope if (scope := str(record.get("fix_scope", "") or "")) in FIX_SCOPES else "",
         memory=memory if isinstance(memory := record.get("memory"), dict) else None,
-        picture=_picture(record))
+        picture=_picture(record), handoff_missing=_handoff_missing(record))
 
 
 def from_records(records: list[dict], _repo: Path | None = None) -> list[Finding]:

@@ -107,6 +107,13 @@ class FindingsTest(unittest.TestCase):
         self.assertIsNone(findings.from_record(dict(bounds, bounds_picture=[access])).picture)
         self.assertIsNone(findings.from_record(RACE).picture)
 
+    def test_a_handoffs_missing_side_is_kept_from_the_record(self):
+        for side in ("release", "acquire", "both"):
+            self.assertEqual(findings.from_record(dict(RACE, handoff={"missing": side})).handoff_missing, side)
+        self.assertEqual(findings.from_record(dict(RACE, handoff={"missing": "writer"})).handoff_missing, "")
+        self.assertEqual(findings.from_record(dict(RACE, handoff="release")).handoff_missing, "")
+        self.assertEqual(findings.from_record(RACE).handoff_missing, "")
+
     def test_a_warning_is_a_warning(self):
         warning = dict(RACE, severity="warning", error=False)
         self.assertFalse(findings.from_record(warning).error)

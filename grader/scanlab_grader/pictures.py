@@ -813,7 +813,8 @@ def render_page(report) -> str:
 def images(lab) -> dict[str, list[dict]]:
     """A lab's pictures as images a platform can show beside a check (PrairieLearn's results
     carry them): check id -> [{"label", "url"}], each an SVG data URL, the same drawing as the
-    page's. Empty where nothing was drawn (no --pictures, or nothing failed)."""
+    page's. Empty where nothing failed or nothing was drawn: without --pictures only a deadlock's
+    and an out-of-bounds access's pictures are there, since their records always carry them."""
     if not lab.step_pictures and not any(f.picture for f, _ in lab.findings()):
         return {}
     try:

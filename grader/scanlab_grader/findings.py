@@ -14,8 +14,11 @@ scanlab_write_student_paths), so a lab file reads from its lab folder on
 however many of its tests reached it. A finding in memory also carries, as data, where it
 happened (`memory`, with its `space`: in "shared" memory the variable, byte and block; in
 "global" memory, for a race, a stale hand-off or a read of unwritten bytes, the buffer as the
-location names it and the byte of it) and, for a race in shared memory in a run that asked for it,
-its picture (`picture`), which pictures.py draws.
+location names it and the byte of it) and its picture, which pictures.py draws: for a race in
+shared memory in a run that asked for it (`picture`), and for every deadlock (`wait_picture`) and
+every out-of-bounds access (`bounds_picture`). A hand-off between blocks without its ordering
+also names, as data, the side that lacks it (`handoff`) and, as places of their own, the flag's
+store and read (roles "flag store" and "flag read").
 """
 
 from __future__ import annotations
@@ -77,7 +80,13 @@ class Finding:
     # and block, which a run asked for the race's picture names: pictures.py) or "global" (the
     # buffer and byte); None for a finding the record places nowhere.
     memory: dict | None = None
-    picture: dict | None = None  # the race's picture, where a run recorded one (pictures.py)
+    # What pictures.py draws: a race's picture, where a run asked for one; a deadlock's blocks
+    # ("kind": "wait") and an out-of-bounds access's buffer ("kind": "bounds"), which every such
+    # record carries; a hand-off's sides ("kind": "handoff"), which pictures.py sets.
+    picture: dict | None = None
+    # A hand-off between blocks without its ordering: the side that lacks it, as the record's
+    # "handoff" says: "release" (the writer's), "acquire" (the reader's) or "both"; "" otherwise.
+    handoff_missing: str = ""
     test: str = ""  # the test that first reported it
 
     @property
@@ -146,7 +155,7 @@ def _place(party: dict) -> Place:
                  int(party.get("line", 0) or 0), str(party.get("function", "")), thread)
 
 
-def _picture(record: dict) -> dict | None:
+def _race_picture(record: dict) -> dict | None:
     """A race's picture as the record gives it (common/sim/runtime/findings/picture.hpp); None
     where the record has none or it is malformed."""
     picture = record.get("picture")
@@ -157,6 +166,34 @@ def _picture(record: dict) -> dict | None:
     out["racing"] = [dict(a) for a in picture["racing"] if isinstance(a, dict)]
     out["intervals"] = [dict(v) for v in picture.get("intervals", []) if isinstance(v, dict)]
     return out if len(out["racing"]) == 2 else None
+
+
+def _listed_picture(record: dict, field_name: str, items: str, kind: str) -> dict | None:
+    """A picture the simulator records on every finding of its kind (a deadlock's wait_picture,
+    findings/wait_picture.hpp; an out-of-bounds access's bounds_picture, findings/bounds_picture.hpp),
+    tagged with the kind pictures.py draws it as; None where the record has none or its list of
+    blocks or accesses (`items`) is missing or empty, which leaves nothing to draw."""
+    picture = record.get(field_name)
+    if not isinstance(picture, dict) or not isinstance(picture.get(items), list):
+        return None
+    listed = [dict(v) for v in picture[items] if isinstance(v, dict)]
+    return {**picture, "kind": kind, items: listed} if listed else None
+
+
+def _picture(record: dict) -> dict | None:
+    """The picture a record carries: a race's, where a run asked for it, or the one every deadlock
+    and every out-of-bounds access carries; None where there is none."""
+    return (_race_picture(record) or _listed_picture(record, "wait_picture", "blocks", "wait")
+            or _listed_picture(record, "bounds_picture", "accesses", "bounds"))
+
+
+HANDOFF_SIDES = ("release", "acquire", "both")  # what a hand-off lacks (memory_order::missing_side in the runtime)
+
+
+def _handoff_missing(record: dict) -> str:
+    handoff = record.get("handoff")
+    missing = handoff.get("missing") if isinstance(handoff, dict) else None
+    return missing if missing in HANDOFF_SIDES else ""
 
 
 def from_record(record: dict) -> Finding:
@@ -173,7 +210,7 @@ def from_record(record: dict) -> Finding:
         location=text("location"), fix=text("fix"), reproduce=str(record.get("reproduce", "") or ""),
         fix_scope=scope if (scope := str(record.get("fix_scope", "") or "")) in FIX_SCOPES else "",
         memory=memory if isinstance(memory := record.get("memory"), dict) else None,
-        picture=_picture(record))
+        picture=_picture(record), handoff_missing=_handoff_missing(record))
 
 
 def from_records(records: list[dict], _repo: Path | None = None) -> list[Finding]:

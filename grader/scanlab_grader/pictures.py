@@ -7,8 +7,8 @@ with SCANLAB_SIM_RACE_PICTURE naming that race's block, variable and byte (the r
 the simulator's runs are deterministic for a seed, so the run meets the same race and records
 the accesses around it (common/sim/runtime/checks/race_picture.hpp), which come back as the
 finding's "picture". A deadlock and an out-of-bounds access carry their pictures in every record
-(wait_picture, bounds_picture), which the lab's findings do not keep: their test runs once more
-and the picture is taken from that run's record. A hand-off between blocks without its fence is
+(wait_picture, bounds_picture), which the lab's findings keep (findings.py), so they are drawn
+as they are and nothing runs again for them. A hand-off between blocks without its fence is
 drawn from the finding's own places and fix. The page is drawn from a Jinja2 template
 (grader/templates/), inline SVG, no script, no font and nothing fetched; marks differ by shape and
 label, not by colour alone.
@@ -80,7 +80,6 @@ def record(lab_result, run_again: Callable[[str, str, str, int], list[dict]], re
                 if f.key == finding.key and f.places == finding.places:
                     f.picture = picture
     record_handoffs(lab_result)
-    asked = record_from_records(lab_result, run_again, asked)
     record_steps(lab_result, run_again, repo, asked)
 
 
@@ -95,57 +94,21 @@ WAIT_LEFT = 10
 WAIT_TOP = 76
 
 
-# The pictures the simulator records on every finding of a kind (no request): the record's field,
-# and the kind of picture it becomes on the finding.
-RECORDED_PICTURES = {"deadlock": ("wait_picture", "wait"), "out-of-bounds": ("bounds_picture", "bounds")}
-
-
-def record_from_records(lab_result, run_again: Callable[[str, str, str, int], list[dict]], asked: int) -> int:
-    """A deadlock or an out-of-bounds access of a failed check gets its picture. The simulator
-    records it on every such finding (RECORDED_PICTURES), but the lab's findings keep only a race's
-    picture, so the test runs once more, alone and with nothing asked for (an empty request), and
-    the picture is taken from that run's record of the same kind at the same line. Returns the
-    runs asked for so far."""
-    for finding, checks in lab_result.findings():
-        if asked >= MAX_PICTURES_PER_LAB:
-            break
-        if finding.kind not in RECORDED_PICTURES or not finding.error or finding.picture or not finding.test:
-            continue
-        if not any(c.status == "fail" for c in checks):
-            continue
-        field_name, kind = RECORDED_PICTURES[finding.kind]
-        lines = {(p.file, p.line) for p in finding.places}
-        asked += 1
-        records = run_again(finding.test, RACE_REQUEST_ENV, "", asked)
-        found = next((r[field_name] for r in records if isinstance(r, dict) and r.get("kind") == finding.kind
-                      and isinstance(r.get(field_name), dict)
-                      and lines & {(str(p.get("file", "")), int(p.get("line", 0))) for p in r.get("parties", [])
-                                   if isinstance(p, dict)}), None)
-        if found is None:
-            continue
-        picture = {"kind": kind, **found}
-        for c in checks:
-            for f in c.findings:
-                if f.key == finding.key:
-                    f.picture = picture
-    return asked
-
-
 # --- A hand-off between blocks drawn on a time line: the writer's and the reader's steps. ---
 
-# What the fix of a hand-off across blocks says is missing (common/sim/runtime/checks/
-# memory_order.cpp, advice): the record names the side only in these words, so they are matched
-# here; a finding whose fix says none of them is listed without a picture.
-HANDOFF_MISSING = (("with no release pattern", "writer"), ("another thread of block", "writer"),
-                   ("with no acquire pattern", "reader"), ("nothing orders the two blocks", "both"))
+# The side a hand-off's record names as missing its ordering (its "handoff"), as the picture's
+# lanes name it.
+HANDOFF_SIDE = {"release": "writer", "acquire": "reader", "both": "both"}
+# The roles of the flag's two steps among a hand-off's parties (race_report.cpp); the other two
+# parties are the data's store and read.
+FLAG_STORE, FLAG_READ = "flag store", "flag read"
 HANDOFF_STEP_W = 190
 HANDOFF_STEP_GAP = 26
 
 
 def record_handoffs(lab_result) -> None:
     """A hand-off between blocks that a failed check reported gets its picture: drawn from the
-    finding's own two places and fix, so nothing runs again; the picture names the side whose
-    fence is missing."""
+    finding's own places and the side its record names as missing, so nothing runs again."""
     for finding, checks in lab_result.findings():
         if finding.picture or not finding.error or not any(c.status == "fail" for c in checks):
             continue
@@ -171,28 +134,34 @@ def _block_and_thread(place: findings_of.Place) -> tuple[str, str] | None:
 def handoff_layout(f: findings_of.Finding, lab_dir: str) -> dict | None:
     """A race between two blocks in global memory that a fence would order, as a hand-off: the
     writer's lane (data store, fence, flag store) above the reader's (flag read, fence, data read),
-    time to the right; the fence the fix says is missing drawn dashed, crossed, ringed and
-    labelled; the flag's arrow from writer to reader, and the data's, which may arrive stale.
-    The record names the two data accesses only: the flag's store and read are drawn without a
-    line. None for any other finding."""
-    if f.kind != "race" or len(f.places) != 2:
+    time to the right; the fence of the side the record names as missing (its "handoff") drawn
+    dashed, crossed, ringed and labelled; the flag's arrow from writer to reader, and the data's,
+    which may arrive stale. The data's two accesses are the finding's places; the flag's store
+    and read are its "flag store" and "flag read" places, where the simulator saw the reader take
+    a flag (a step without one is drawn with no line and says so). None for any other finding."""
+    side = HANDOFF_SIDE.get(f.handoff_missing)
+    data = [p for p in f.places if p.role not in (FLAG_STORE, FLAG_READ)]
+    if f.kind != "race" or side is None or len(data) != 2:
         return None
-    side = next((who for words, who in HANDOFF_MISSING if words in f.fix), None)
-    sides = [_block_and_thread(p) for p in f.places]
-    if side is None or None in sides or sides[0][0] == sides[1][0]:
+    sides = [_block_and_thread(p) for p in data]
+    if None in sides or sides[0][0] == sides[1][0]:
         return None
-    write, read = f.places
+    write, read = data
     if write.role not in ("write", "atomic") and read.role in ("write", "atomic"):
         write, read = read, write
     writer, reader = _block_and_thread(write), _block_and_thread(read)
+    flag_store = next((p for p in f.places if p.role == FLAG_STORE), None)
+    flag_read = next((p for p in f.places if p.role == FLAG_READ), None)
     lab_file = _lab_file(f, lab_dir)
     def at(p: findings_of.Place) -> str:
         return f"line {p.line}" if p.file == lab_file or not lab_file else f"{Path(p.file).name}:{p.line}"
     writer_missing = side in ("writer", "both")
     reader_missing = side in ("reader", "both")
-    def step(x: float, y: float, kind: str, lines: list[str], missing: bool = False, known: bool = True) -> dict:
+    def step(x: float, y: float, kind: str, lines: list[str], missing: bool = False,
+             place: findings_of.Place | None = None) -> dict:
         block = writer[0] if y == lane_w else reader[0]
-        return {"x": x, "y": y, "kind": kind, "lines": lines, "missing": missing, "known": known, "block": block}
+        return {"x": x, "y": y, "kind": kind, "lines": lines, "missing": missing, "known": place is not None or missing,
+                "block": block, "line": place.line if place else 0}
     x0, lane_w, lane_r = 150, 44, 164
     # The reader's lane begins where the writer's flag store is: it sees the flag after that.
     xs = [x0 + i * (HANDOFF_STEP_W + HANDOFF_STEP_GAP) for i in range(5)]
@@ -200,12 +169,18 @@ def handoff_layout(f: findings_of.Finding, lab_dir: str) -> dict | None:
                else ["__threadfence()", "(the release: present)"])
     fence_r = (["✗ no __threadfence() here", "missing: the acquire"] if reader_missing
                else ["__threadfence()", "(the acquire: present)"])
-    steps = [step(xs[0], lane_w, "data-store", [f"{write.role} of the data", at(write)]),
-             step(xs[1], lane_w, "fence writer", fence_w, missing=writer_missing),
-             step(xs[2], lane_w, "flag-store", ["flag store", "(line not recorded)"], known=False),
-             step(xs[2], lane_r, "flag-read", ["flag read: set", "(line not recorded)"], known=False),
-             step(xs[3], lane_r, "fence reader", fence_r, missing=reader_missing),
-             step(xs[4], lane_r, "data-read", [f"{read.role} of the data", at(read)])]
+    # A fence's step is known to be there or missing by the side the record names; it has no line.
+    fence_w_step = step(xs[1], lane_w, "fence writer", fence_w, missing=writer_missing)
+    fence_r_step = step(xs[3], lane_r, "fence reader", fence_r, missing=reader_missing)
+    fence_w_step["known"] = fence_r_step["known"] = True
+    steps = [step(xs[0], lane_w, "data-store", [f"{write.role} of the data", at(write)], place=write),
+             fence_w_step,
+             step(xs[2], lane_w, "flag-store", ["flag store", at(flag_store) if flag_store else "(line not recorded)"],
+                  place=flag_store),
+             step(xs[2], lane_r, "flag-read", ["flag read: set", at(flag_read) if flag_read else "(line not recorded)"],
+                  place=flag_read),
+             fence_r_step,
+             step(xs[4], lane_r, "data-read", [f"{read.role} of the data", at(read)], place=read)]
     missing_label = {"writer": "the writer's fence is missing: the flag may be seen before the data",
                      "reader": "the reader's fence is missing: the data may be read before the flag",
                      "both": "neither side has a fence: nothing orders the data and the flag"}[side]
@@ -838,7 +813,8 @@ def render_page(report) -> str:
 def images(lab) -> dict[str, list[dict]]:
     """A lab's pictures as images a platform can show beside a check (PrairieLearn's results
     carry them): check id -> [{"label", "url"}], each an SVG data URL, the same drawing as the
-    page's. Empty where nothing was drawn (no --pictures, or nothing failed)."""
+    page's. Empty where nothing failed or nothing was drawn: without --pictures only a deadlock's
+    and an out-of-bounds access's pictures are there, since their records always carry them."""
     if not lab.step_pictures and not any(f.picture for f, _ in lab.findings()):
         return {}
     try:

@@ -7,7 +7,8 @@ rendered document must draw each waiting block at its spin's line with an arrow 
 waits for, and ring the block that never started at the end of those arrows; for an access past
 a buffer's end (lab 02 without the `i < n` guard), mark the end and draw each access at its cell
 with its thread and line; for a hand-off without the writer's fence (lab 07), mark that fence
-missing between the data store and the flag. For a wrong result (lab 04 with a wrong step of the distribution
+missing between the data store and the flag, and draw the flag's store and read at the lines the
+finding names. For a wrong result (lab 04 with a wrong step of the distribution
 tree) the rendered document must draw the block's array after each step beside the expected
 one, and ring the first wrong output element that the check's evidence names, with its values,
 at the first step where it differs, whose barrier is the distribution tree's. The same pages
@@ -283,13 +284,14 @@ def handoff_problems(dom: str, finding: dict, side: str, data_line: int, text: s
     def block_of(place: dict) -> str:  # "  write: FILE:101  block (1,0,0) thread (0,0,0)" -> "1"
         m = re.search(rf"{place['role']}:\s+{re.escape(place['file'])}:{place['line']}\s+block \((\d+),0,0\)", text)
         return m.group(1) if m else "?"
-    stored = [p for p in finding["places"] if p["line"] == data_line]
+    data = [p for p in finding["places"] if p["role"] not in ("flag store", "flag read")]
+    stored = [p for p in data if p["line"] == data_line]
     store = page.with_class("data-store", figure)
     if (not stored or len(store) != 1 or f"line {data_line}" not in store[0]["text"]
             or store[0].get("data-block") != block_of(stored[0])):
         problems.append(f"the writer's data store is not drawn at line {data_line} in block "
                         f"{block_of(stored[0]) if stored else '?'}")
-    other = [p for p in finding["places"] if p["line"] != data_line]
+    other = [p for p in data if p["line"] != data_line]
     load = page.with_class("data-read", figure)
     if (not other or len(load) != 1 or f"line {other[0]['line']}" not in load[0]["text"]
             or load[0].get("data-block") != block_of(other[0])):
@@ -297,6 +299,16 @@ def handoff_problems(dom: str, finding: dict, side: str, data_line: int, text: s
                         f"{[(p['line'], block_of(p)) for p in other]}")
     if not page.with_class("flag-edge", figure):
         problems.append("no arrow from the writer's flag to the reader's")
+    # The flag's store and read, which the finding names as places of their own: each drawn once,
+    # at its line, in its block's lane.
+    for role, mark in (("flag store", "flag-store"), ("flag read", "flag-read")):
+        place = next((p for p in finding["places"] if p["role"] == role), None)
+        drawn = page.with_class(mark, figure)
+        if place is None:
+            problems.append(f"the finding names no {role}")
+        elif (len(drawn) != 1 or drawn[0].get("data-line") != str(place["line"])
+              or f"line {place['line']}" not in drawn[0]["text"] or drawn[0].get("data-block") != block_of(place)):
+            problems.append(f"the {role} is not drawn at line {place['line']} in block {block_of(place)}")
     return problems
 
 
@@ -348,7 +360,9 @@ def kind_case(browser: str, scratch: Path, build_root: Path, jobs: str, labs, ca
         finding = next((f for f in found if f["kind"] == "race" and (f.get("picture") or {}).get("kind") == "handoff"
                         and any(p["line"] == named for p in f["places"])), None)
         read = lambda dom: handoff_problems(dom, finding, "writer", named, text)  # noqa: E731
-        marks = (("the missing fence's mark", ' missing-fence"', '"'),)
+        marks = (("the missing fence's mark", ' missing-fence"', '"'),
+                 ("the flag store's line", 'flag-store" data-block=', 'unmarked" data-block='),
+                 ("the flag read's line", 'flag-read" data-block=', 'unmarked" data-block='))
     if finding is None:
         return [f"{label}: no {kind} picture of a finding at line {named} in grade's report"]
     screenshot = build_root / f"pictures-{number}-{kind}.png"

@@ -91,6 +91,29 @@ class FindingsTest(unittest.TestCase):
         self.assertIsNone(pictures.request_for(in_global))
         self.assertEqual(pictures.request_for(in_shared), "shared:8:2,0,0:shared_bytes")
 
+    def test_a_deadlocks_and_an_out_of_bounds_accesss_pictures_are_kept_from_the_record(self):
+        # The simulator writes these on every such record; the finding keeps them tagged with the
+        # kind of picture, and a record with neither (or a malformed one) gives no picture.
+        block = {"linear": 0, "block": [0, 0, 0], "state": "waiting", "thread": 0, "waits_for": -1}
+        deadlock = dict(RACE, kind="deadlock", wait_picture={"grid_blocks": 1, "resident": 1, "blocks": [block]})
+        access = {"cell": 10, "block": [0, 0, 0], "thread": 10, "role": "read", "file": STAGED, "line": 5}
+        bounds = dict(RACE, kind="out-of-bounds",
+                      bounds_picture={"space": "global", "buffer_cells": 10, "accesses": [access]})
+        wait = findings.from_record(deadlock).picture
+        self.assertEqual((wait["kind"], wait["grid_blocks"], wait["blocks"]), ("wait", 1, [block]))
+        edge = findings.from_record(bounds).picture
+        self.assertEqual((edge["kind"], edge["buffer_cells"], edge["accesses"]), ("bounds", 10, [access]))
+        self.assertIsNone(findings.from_record(dict(deadlock, wait_picture={"blocks": "?"})).picture)
+        self.assertIsNone(findings.from_record(dict(bounds, bounds_picture=[access])).picture)
+        self.assertIsNone(findings.from_record(RACE).picture)
+
+    def test_a_handoffs_missing_side_is_kept_from_the_record(self):
+        for side in ("release", "acquire", "both"):
+            self.assertEqual(findings.from_record(dict(RACE, handoff={"missing": side})).handoff_missing, side)
+        self.assertEqual(findings.from_record(dict(RACE, handoff={"missing": "writer"})).handoff_missing, "")
+        self.assertEqual(findings.from_record(dict(RACE, handoff="release")).handoff_missing, "")
+        self.assertEqual(findings.from_record(RACE).handoff_missing, "")
+
     def test_a_warning_is_a_warning(self):
         warning = dict(RACE, severity="warning", error=False)
         self.assertFalse(findings.from_record(warning).error)

@@ -1,6 +1,7 @@
 """Pictures of a deadlock, an out-of-bounds access and a hand-off between blocks
-(grader/scanlab_grader/pictures.py): the deadlock's and the access's pictures are taken from the
-record of a second run of a failed check's test, the hand-off's from the finding itself; each is
+(grader/scanlab_grader/pictures.py): the deadlock's and the access's pictures are the ones their
+records carry, kept on the finding with nothing run again, the hand-off's drawn from the finding
+itself; each is
 laid out where the record puts its blocks, cells and sides, drawn on the page, and shown beside
 the check in PrairieLearn's results."""
 
@@ -56,18 +57,23 @@ def bounds_record(with_picture: bool) -> dict:
     return r
 
 
-def handoff_finding(fix: str) -> findings.Finding:
-    return findings.from_record(
-        {"kind": "race", "severity": "error", "headline": "data race (read-after-write) on global memory",
+def handoff_record(missing: str | None, flags: bool = True) -> dict:
+    """Block 3 writes the data at line 101 and stores the flag at line 104; block 4 reads the flag
+    at line 115 and the data at line 118 (the record race_report.cpp writes)."""
+    r = {"kind": "race", "severity": "error", "headline": "stale value handed on in global memory",
          "parties": [{"role": "write", "file": FILE7, "line": 101, "block": [3, 0, 0], "thread": [0, 0, 0]},
                      {"role": "read", "file": FILE7, "line": 118, "block": [4, 0, 0], "thread": [0, 0, 0]}],
-         "fix": fix})
+         "fix": "put __threadfence() between the access and the flag store"}
+    if flags:
+        r["parties"] += [{"role": "flag store", "file": FILE7, "line": 104, "block": [3, 0, 0], "thread": [0, 0, 0]},
+                         {"role": "flag read", "file": FILE7, "line": 115, "block": [4, 0, 0], "thread": [0, 0, 0]}]
+    if missing is not None:
+        r["handoff"] = {"missing": missing}
+    return r
 
 
-RELEASE_MISSING = ("block (4,0,0) read a flag that block (3,0,0) set after this access, but (3,0,0) set it with no "
-                   "release pattern: put __threadfence() between the access and the flag store")
-ACQUIRE_MISSING = ("block (3,0,0) published this access (a fence before its flag), and block (4,0,0) read the flag, "
-                   "but with no acquire pattern after it: put __threadfence() between reading the flag and this access")
+def handoff_finding(missing: str | None, flags: bool = True) -> findings.Finding:
+    return findings.from_record(handoff_record(missing, flags))
 
 
 def lab_with(lab: Lab, check: Check, f: findings.Finding, status: str = "fail") -> LabResult:
@@ -81,20 +87,22 @@ def page_of(lab: LabResult) -> str:
 
 
 class DeadlockPictureTest(unittest.TestCase):
-    def test_a_failed_check_runs_its_test_again_and_takes_the_records_blocks(self):
-        lab = lab_with(LAB7, PROGRESS, findings.from_record(deadlock_record(False)))
-        asked = []
-        def run_again(test, variable, request, number):
-            asked.append((test, request))
-            return [deadlock_record(True)]
-        pictures.record(lab, run_again, None)
-        self.assertEqual(asked, [("Suite.Test", "")])
+    def test_the_records_blocks_are_the_findings_picture_and_nothing_runs_again(self):
+        f = findings.from_record(deadlock_record(True))
+        self.assertEqual(f.picture["kind"], "wait")
+        self.assertEqual([b["linear"] for b in f.picture["blocks"]], list(range(8)))
+        lab = lab_with(LAB7, PROGRESS, f)
+        pictures.record(lab, lambda *a: self.fail("ran again"), None)
         self.assertEqual(lab.checks[0].findings[0].picture["kind"], "wait")
+        self.assertEqual(page_of(lab).count('<g class="wait-arrow"'), 2)
 
-    def test_a_passing_check_runs_nothing(self):
-        lab = lab_with(LAB7, PROGRESS, findings.from_record(deadlock_record(False)), "pass")
+    def test_a_record_without_blocks_gives_no_picture_and_runs_nothing(self):
+        lab = lab_with(LAB7, PROGRESS, findings.from_record(deadlock_record(False)))
         pictures.record(lab, lambda *a: self.fail("ran again"), None)
         self.assertIsNone(lab.checks[0].findings[0].picture)
+        empty = deadlock_record(True)
+        empty["wait_picture"]["blocks"] = []
+        self.assertIsNone(findings.from_record(empty).picture)
 
     def test_each_waiting_block_points_at_the_block_it_waits_for_and_the_one_never_started_is_marked(self):
         d = pictures.wait_layout({"kind": "wait", **deadlock_record(True)["wait_picture"]}, FILE7)
@@ -125,17 +133,22 @@ class DeadlockPictureTest(unittest.TestCase):
 
 
 class BoundsPictureTest(unittest.TestCase):
-    def test_a_failed_check_takes_the_records_buffer_and_accesses(self):
-        lab = lab_with(LAB2, CORRECT, findings.from_record(bounds_record(False)))
-        pictures.record(lab, lambda *a: [bounds_record(True)], None)
+    def test_the_records_buffer_and_accesses_are_the_findings_picture_and_nothing_runs_again(self):
+        f = findings.from_record(bounds_record(True))
+        self.assertEqual(f.picture["kind"], "bounds")
+        self.assertEqual([a["cell"] for a in f.picture["accesses"]], [1000, 1001, 1002, 1003])
+        lab = lab_with(LAB2, CORRECT, f)
+        pictures.record(lab, lambda *a: self.fail("ran again"), None)
         self.assertEqual(lab.checks[0].findings[0].picture["kind"], "bounds")
+        self.assertIn("end of the 4000-byte buffer", page_of(lab))
 
-    def test_a_record_of_another_line_is_not_taken(self):
+    def test_a_record_without_its_picture_gives_none_and_runs_nothing(self):
         lab = lab_with(LAB2, CORRECT, findings.from_record(bounds_record(False)))
-        other = bounds_record(True)
-        other["parties"][0]["line"] = 58
-        pictures.record(lab, lambda *a: [other], None)
+        pictures.record(lab, lambda *a: self.fail("ran again"), None)
         self.assertIsNone(lab.checks[0].findings[0].picture)
+        malformed = bounds_record(True)
+        malformed["bounds_picture"]["accesses"] = "none"
+        self.assertIsNone(findings.from_record(malformed).picture)
 
     def test_the_buffers_last_cells_the_end_and_each_access_are_drawn(self):
         d = pictures.bounds_layout({"kind": "bounds", **bounds_record(True)["bounds_picture"]}, FILE2)
@@ -157,28 +170,52 @@ class BoundsPictureTest(unittest.TestCase):
 
 
 class HandoffPictureTest(unittest.TestCase):
-    def test_the_side_the_fix_names_is_the_missing_fence(self):
-        self.assertEqual(pictures.handoff_layout(handoff_finding(RELEASE_MISSING), "07-single-pass")["side"], "writer")
-        self.assertEqual(pictures.handoff_layout(handoff_finding(ACQUIRE_MISSING), "07-single-pass")["side"], "reader")
-        self.assertIsNone(pictures.handoff_layout(handoff_finding("put __syncthreads() between"), "07-single-pass"))
+    def test_the_side_the_record_names_is_the_missing_fence(self):
+        d = lambda missing: pictures.handoff_layout(handoff_finding(missing), "07-single-pass")  # noqa: E731
+        self.assertEqual(d("release")["side"], "writer")
+        self.assertEqual(d("acquire")["side"], "reader")
+        self.assertEqual(d("both")["side"], "both")
+        missing = lambda side: [s["kind"] for s in d(side)["steps"] if s["missing"]]  # noqa: E731
+        self.assertEqual(missing("release"), ["fence writer"])
+        self.assertEqual(missing("acquire"), ["fence reader"])
+        # A race whose record names no side (a barrier's fix, a word read unordered) is no hand-off,
+        # whatever its fix says.
+        self.assertIsNone(d(None))
+        self.assertIsNone(d("sideways"))
+
+    def test_the_flag_steps_are_drawn_at_the_records_lines(self):
+        d = pictures.handoff_layout(handoff_finding("release"), "07-single-pass")
+        step = {s["kind"]: s for s in d["steps"]}
+        self.assertEqual((step["flag-store"]["line"], step["flag-store"]["block"]), (104, "3"))
+        self.assertEqual((step["flag-read"]["line"], step["flag-read"]["block"]), (115, "4"))
+        self.assertIn("line 104", step["flag-store"]["lines"])
+        self.assertIn("line 115", step["flag-read"]["lines"])
+        self.assertTrue(step["flag-store"]["known"] and step["flag-read"]["known"])
+
+    def test_a_record_without_the_flag_draws_its_steps_without_a_line(self):
+        d = pictures.handoff_layout(handoff_finding("both", flags=False), "07-single-pass")
+        step = {s["kind"]: s for s in d["steps"]}
+        self.assertIn("(line not recorded)", step["flag-store"]["lines"])
+        self.assertFalse(step["flag-read"]["known"])
+        self.assertEqual(step["flag-read"]["line"], 0)
 
     def test_the_writer_is_the_block_that_wrote_whichever_place_comes_first(self):
-        f = handoff_finding(RELEASE_MISSING)
-        f.places.reverse()
+        f = handoff_finding("release")
+        f.places[:2] = reversed(f.places[:2])
         d = pictures.handoff_layout(f, "07-single-pass")
         self.assertEqual((d["writer"]["block"], d["writer"]["line"]), ("3", 101))
         self.assertEqual((d["reader"]["block"], d["reader"]["line"]), ("4", 118))
 
     def test_a_failed_check_draws_it_without_running_anything_and_a_passing_one_not(self):
-        lab = lab_with(LAB7, RACES, handoff_finding(RELEASE_MISSING))
+        lab = lab_with(LAB7, RACES, handoff_finding("release"))
         pictures.record(lab, lambda *a: self.fail("ran again"), None)
         self.assertEqual(lab.checks[0].findings[0].picture, {"kind": "handoff", "missing": "writer"})
         text = page_of(lab)
         self.assertEqual(text.count("missing-fence"), 1)
         self.assertIn('data-side="writer"', text)
-        self.assertIn("line 101", text)
-        self.assertIn("line 118", text)
-        passing = lab_with(LAB7, RACES, handoff_finding(RELEASE_MISSING), "pass")
+        for line in (101, 104, 115, 118):
+            self.assertIn(f'data-line="{line}"', text)
+        passing = lab_with(LAB7, RACES, handoff_finding("release"), "pass")
         pictures.record(passing, lambda *a: self.fail("ran again"), None)
         self.assertIsNone(passing.checks[0].findings[0].picture)
 

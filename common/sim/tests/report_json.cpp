@@ -208,6 +208,11 @@ JsonReport to_report(const Json& j) {
   }
   if (j.has("memory")) r.memory = to_memory(j.at("memory"));
   if (j.has("picture")) r.picture = to_picture(j.at("picture"));
+  if (j.has("handoff")) {
+    r.handoff_missing = j.at("handoff").at("missing").string;
+    if (r.handoff_missing != "release" && r.handoff_missing != "acquire" && r.handoff_missing != "both")
+      throw std::runtime_error("handoff missing '" + r.handoff_missing + "'");
+  }
   return r;
 }
 

@@ -54,6 +54,7 @@ struct JsonReport {
   std::string fix;       // what would fix it; may be empty
   std::optional<ReportMemory> memory;
   std::optional<ReportPicture> picture;
+  std::string handoff_missing;  // "handoff": {"missing": ...}: a hand-off's side without its ordering; may be empty
 };
 
 // Parses a file of JSON lines; throws std::runtime_error with the line number on malformed input.

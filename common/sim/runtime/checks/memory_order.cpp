@@ -35,12 +35,23 @@ std::unordered_set<std::uintptr_t> atomic_flags;
 // would pass for the flag of a hand-off it took no part in. Written by strong accesses, in the
 // serial phase; the checks only read it. A Knowledge is copied by its maps' roots (MarkMap), so a
 // copy per read costs two pointers.
+// With it, the flag's last store before the read and the read itself, which a report of the
+// hand-off names as its flag steps.
+struct FlagRead {
+  std::uintptr_t key;
+  Knowledge carried;
+  FlagAccess store;
+  FlagAccess read;
+};
 struct FlagsRead {
   std::uint32_t run = 0;       // the block run and barrier interval of the thread when it read them
   std::uint32_t interval = 0;
-  std::vector<std::pair<std::uintptr_t, Knowledge>> flags;
+  std::vector<FlagRead> flags;
 };
 std::unordered_map<const Thread*, FlagsRead> flags_read;
+// The last store to each location of sync_objects (its code and thread), so that a read of the
+// flag can keep the store it saw: a report names the flag's store beside the data's.
+std::unordered_map<std::uintptr_t, FlagAccess> last_stores;
 
 bool covers(const Mark* m, const Stamp& p) {
   if (!m) return false;
@@ -71,8 +82,8 @@ const Knowledge* sync_at(std::uintptr_t key) {
   return it == sync_objects.end() ? nullptr : &it->second;
 }
 
-// Thread t read the flag at `key`, which carries `now`.
-void note_read(const Thread* t, std::uintptr_t key, const Knowledge& now) {
+// Thread t read the flag at `key`, which carries `now`, at code address `pc`.
+void note_read(const Thread* t, std::uintptr_t key, const Knowledge& now, std::uintptr_t pc) {
   const Block& b = *t->block;
   FlagsRead& r = flags_read[t];
   if (r.run != b.race.run || r.interval != b.barrier.interval) {
@@ -80,12 +91,14 @@ void note_read(const Thread* t, std::uintptr_t key, const Knowledge& now) {
     r.interval = b.barrier.interval;
     r.flags.clear();
   }
-  for (auto& [key_read, carried] : r.flags)
-    if (key_read == key) {
-      carried = now;
+  const auto store = last_stores.find(key);
+  FlagRead read{key, now, store == last_stores.end() ? FlagAccess{} : store->second, FlagAccess{pc, b.linear, t->linear}};
+  for (FlagRead& earlier : r.flags)
+    if (earlier.key == key) {
+      earlier = std::move(read);
       return;
     }
-  r.flags.emplace_back(key, now);
+  r.flags.push_back(std::move(read));
 }
 
 // What the flag at `key` carried when thread t last read it in its current interval; what it
@@ -94,8 +107,8 @@ const Knowledge* carried_when_read(const Thread* t, std::uintptr_t key) {
   auto it = flags_read.find(t);
   const Block& b = *t->block;
   if (it != flags_read.end() && it->second.run == b.race.run && it->second.interval == b.barrier.interval)
-    for (const auto& [key_read, carried] : it->second.flags)
-      if (key_read == key) return &carried;
+    for (const FlagRead& read : it->second.flags)
+      if (read.key == key) return &read.carried;
   return sync_at(key);
 }
 
@@ -159,6 +172,7 @@ void begin_launch(const Launch&) {
   sync_objects.clear();
   atomic_flags.clear();
   flags_read.clear();
+  last_stores.clear();
 }
 
 thread_local Scope next_atomic_scope = Scope::system;
@@ -230,13 +244,14 @@ void strong_access(Thread* t, const Access& a) {
   if (a.kind != Access::Kind::write && sync_objects.count(key)) {
     ThreadOrdering& mine = thread_part(t);
     remember(mine.read, key);
-    note_read(t, key, sync_objects[key]);
+    note_read(t, key, sync_objects[key], a.pc);
     if (acquires(a.order)) remember(mine.acquired, key);
     if (a.kind == Access::Kind::read_modify_write) remember(mine.taken, key);
   }
   if (a.kind == Access::Kind::read) return;
   if (a.strength == Access::Strength::atomic) atomic_flags.insert(key);
   release(t, key, releases(a.order));
+  last_stores[key] = FlagAccess{a.pc, t->block->linear, t->linear};
 }
 
 bool ordered(const Thread* t, const Stamp& p) {
@@ -286,6 +301,44 @@ Relation relation(const Thread* t, const Stamp& p) {
   };
   if (set_by_other_thread(o.seen) || (mine && any_flag(mine->read, set_by_other_thread))) return Relation::other_thread;
   return Relation::unordered;
+}
+
+const char* missing_side(Relation r) {
+  switch (r) {
+    case Relation::ordered: return nullptr;
+    case Relation::announced_by_atomic:
+    case Relation::not_published:
+    case Relation::other_thread: return "release";  // the flag's store covers no fence of the data's thread
+    case Relation::taken_not_acquired:
+    case Relation::not_acquired: return "acquire";
+    default: return "both";
+  }
+}
+
+std::optional<FlagSteps> flag_steps(const Thread* t, const Stamp& p) {
+  const Block& b = *t->block;
+  // The reads to look at: the thread's own of this interval first, then those of other threads of
+  // its block in this run of it (a barrier made what they read the block's).
+  std::vector<const FlagRead*> reads;
+  if (auto it = flags_read.find(t); it != flags_read.end() && it->second.run == b.race.run &&
+                                    it->second.interval == b.barrier.interval)
+    for (const FlagRead& r : it->second.flags) reads.push_back(&r);
+  std::vector<const FlagRead*> others;
+  for (const auto& [thread, of_thread] : flags_read)
+    if (thread != t && of_thread.run == b.race.run)  // runs are unique: no need to look at a thread that may be gone
+      for (const FlagRead& r : of_thread.flags) others.push_back(&r);
+  // In the threads' order, not the map's (addresses): the same program and seed name the same flag.
+  std::stable_sort(others.begin(), others.end(),
+                   [](const FlagRead* x, const FlagRead* y) { return x->read.thread < y->read.thread; });
+  reads.insert(reads.end(), others.begin(), others.end());
+  // The flag that carried the earlier access when read (published or only seen: relation() judges
+  // which); else one that carried a store of its block at all (another thread of it set the flag).
+  for (const FlagRead* r : reads)
+    if (covers(r->carried.published.find(p.block), p) || covers(r->carried.seen.find(p.block), p))
+      return FlagSteps{r->store, r->read};
+  for (const FlagRead* r : reads)
+    if (r->carried.seen.find(p.block)) return FlagSteps{r->store, r->read};
+  return std::nullopt;
 }
 
 std::string advice(Relation r, const std::string& earlier, const std::string& later) {

@@ -26,6 +26,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "base/access.hpp"
@@ -76,6 +77,25 @@ void strong_access(Thread* t, const Access& a);
 Scope current_atomic_scope();
 
 Relation relation(const Thread* t, const Stamp& earlier);
+
+// Which side of a hand-off lacks its ordering, for a report of `r` (a record's "handoff"):
+// "release" (the writer's), "acquire" (the reader's) or "both"; null for `ordered`.
+const char* missing_side(Relation r);
+
+// One access to a flag, as the memory model keeps it for a report: its code address and thread.
+struct FlagAccess {
+  std::uintptr_t pc = 0;
+  std::uint32_t block = 0;
+  std::uint32_t thread = 0;  // linear, in its block
+};
+// The flag that announced `earlier` to thread t (or to its block, through a barrier): the store
+// of it that the reader saw (its last store before the read) and the read; none where no flag
+// the thread or its block read carried the earlier access.
+struct FlagSteps {
+  FlagAccess store;
+  FlagAccess read;
+};
+std::optional<FlagSteps> flag_steps(const Thread* t, const Stamp& earlier);
 // What the access of block `earlier` would have needed to be ordered before the access of block
 // `later` that stands to it as `r`, for a report: which side of the hand-off lacks what, and the
 // one-line fix.

@@ -96,8 +96,7 @@ __attribute__((noinline, cold)) void hold_maybe_poll(const GlobalRecord& p, cons
     if (maybe_poll_races.count(key)) return;
   }
   const RaceSide earlier{p_pc, p.by.flags(), block_of(p, t), p.by.thread()};
-  Finding f = race_finding(earlier, t, c_pc, c.by.flags(), address, false, verdict,
-                           memory_order::relation(t, stamp_of(p)));
+  Finding f = race_finding(earlier, t, c_pc, c.by.flags(), address, false, verdict, stamp_of(p));
   KeptText* kept = keep_until_printed(f);  // a time limit's signal prints it
   std::lock_guard<std::mutex> lock(held_mutex);
   maybe_poll_races.emplace(key, HeldPollRace{std::move(f), kept});
@@ -123,9 +122,9 @@ void report_race(const AccessRecord<Shared>& p, const Thread* t, const AccessRec
   }
   // A place is reported once, unless its first report's fix (__syncwarp) does not order this race.
   if (!first_time(ReportKind::race, p_pc, c_pc) && !widen_fix(earlier, t, c_pc)) return;
-  std::optional<memory_order::Relation> between_blocks;
+  std::optional<memory_order::Stamp> between_blocks;
   if constexpr (!Shared) {
-    if (earlier.block != t->block->linear) between_blocks = memory_order::relation(t, stamp_of(p));
+    if (earlier.block != t->block->linear) between_blocks = stamp_of(p);
   }
   Finding f = race_finding(earlier, t, c_pc, c.by.flags(), address, Shared, verdict, between_blocks);
   if constexpr (Shared) {

@@ -124,7 +124,9 @@ std::optional<MemorySubject> global_memory_subject(std::uintptr_t address) {
 
 Finding race_finding(const RaceSide& earlier, const Thread* t, std::uintptr_t pc, std::uint8_t flags,
                      std::uintptr_t address, bool shared, Verdict verdict,
-                     std::optional<memory_order::Relation> between_blocks) {
+                     std::optional<memory_order::Stamp> earlier_stamp) {
+  const std::optional<memory_order::Relation> between_blocks =
+      earlier_stamp ? std::optional(memory_order::relation(t, *earlier_stamp)) : std::nullopt;
   const Launch& launch = *t->block->launch;
   const bool across = earlier.block != t->block->linear;
   Finding f;
@@ -178,7 +180,20 @@ Finding race_finding(const RaceSide& earlier, const Thread* t, std::uintptr_t pc
       warp_fixed_lines.insert(line_pair(earlier.pc, pc));
     }
   } else {
-    if (between_blocks) f.fix = memory_order::advice(*between_blocks, earlier_block, later_block);
+    if (between_blocks) {
+      f.fix = memory_order::advice(*between_blocks, earlier_block, later_block);
+      if (const char* missing = memory_order::missing_side(*between_blocks)) f.handoff_missing = missing;
+    }
+    // The flag that announced the data, where the reader (or its block) read one: its store and
+    // its read, after the data's two accesses, so that a reader of the record draws all four steps.
+    if (earlier_stamp)
+      if (const auto flag = memory_order::flag_steps(t, *earlier_stamp)) {
+        auto flag_party = [&](const char* role, const memory_order::FlagAccess& a) {
+          return Party{role, locate(a.pc), true, unflatten(a.block, launch.grid), unflatten(a.thread, launch.block)};
+        };
+        if (flag->store.pc) f.parties.push_back(flag_party("flag store", flag->store));
+        if (flag->read.pc) f.parties.push_back(flag_party("flag read", flag->read));
+      }
     if (verdict == Verdict::stale || verdict == Verdict::unpublished)
       f.details.push_back("volatile accesses are relaxed in the PTX memory model: they never race, but they order "
                           "nothing around them, so a flag does not make this value visible by itself");

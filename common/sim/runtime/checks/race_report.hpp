@@ -48,10 +48,12 @@ std::optional<MemorySubject> global_memory_subject(std::uintptr_t address);
 
 // The finding of `verdict` (race, stale, unpublished or ticket) between `earlier` and thread t's
 // access now (at `pc`, with `flags`) to `address`. For two blocks' accesses to global memory,
-// `between_blocks` says how the earlier stands to t's.
+// `earlier_stamp` is the earlier access as the memory model knows it: how it stands to t's
+// (memory_order::relation) gives the fix and the side that lacks its ordering, and the flag that
+// announced it (memory_order::flag_steps) two more parties, "flag store" and "flag read".
 Finding race_finding(const RaceSide& earlier, const Thread* t, std::uintptr_t pc, std::uint8_t flags,
                      std::uintptr_t address, bool shared, Verdict verdict,
-                     std::optional<memory_order::Relation> between_blocks);
+                     std::optional<memory_order::Stamp> earlier_stamp);
 
 // Another race between the two lines of a race reported before. When this one's threads are of
 // two warps and that finding's fix was __syncwarp() (it met two lanes of one warp), the fix does

@@ -130,6 +130,7 @@ std::string json_record(const Finding& f, unsigned number) {
   if (f.picture) o << ",\"picture\":" << picture_json(*f.picture);
   if (f.wait_picture) o << ",\"wait_picture\":" << wait_picture_json(*f.wait_picture);
   if (f.bounds_picture) o << ",\"bounds_picture\":" << bounds_picture_json(*f.bounds_picture);
+  if (!f.handoff_missing.empty()) o << ",\"handoff\":{\"missing\":\"" << json_escape(f.handoff_missing) << "\"}";
   json_string(o, "reproduce", describe_schedule());
   o << ",\"seed\":" << get_schedule().seed << "}";
   return o.str();

@@ -51,6 +51,9 @@ struct Finding {
   std::optional<RacePicture> picture;   // recorded on request only (SCANLAB_SIM_RACE_PICTURE)
   std::optional<WaitPicture> wait_picture;  // a deadlock: its blocks and what each waits for, always
   std::optional<BoundsPicture> bounds_picture;  // an out-of-bounds access: the buffer's end and the accesses, always
+  // A hand-off between blocks without its ordering: the side that lacks it, "release" (the
+  // writer's), "acquire" (the reader's) or "both", as data beside the fix's words; empty otherwise.
+  std::string handoff_missing;
 };
 
 // The finding as one JSON object on one line (the format of $SCANLAB_SIM_REPORT_JSON):
@@ -59,7 +62,8 @@ struct Finding {
 // side), location, details, fix, fix_scope (warp or block, where the fix is a barrier), memory
 // and picture (a race in shared memory: findings/picture.hpp), wait_picture (a deadlock's blocks:
 // findings/wait_picture.hpp), bounds_picture (an out-of-bounds access's buffer and accesses:
-// findings/bounds_picture.hpp), reproduce (the settings that run
+// findings/bounds_picture.hpp), handoff ({"missing": "release" | "acquire" | "both"}: a
+// hand-off between blocks, the side that lacks its ordering), reproduce (the settings that run
 // the same schedule) and seed.
 std::string json_record(const Finding& finding, unsigned number);
 

@@ -340,7 +340,7 @@ class FailureSummaryTest(unittest.TestCase):
                    "(in /repo/common/x.hpp)\n)\nExpected: true\nGoogle Test trace:\n"
                    "/repo/grader/labs/02/c_test.cpp:15: in-place, n = 1025\n"}
         self.assertEqual(_summary([failure], Path("/repo")),
-                         "c_test.cpp:18: [in-place, n = 1025] index 3: expected 6, actual 5 (in common/x.hpp)")
+                         "[in-place, n = 1025] index 3: expected 6, actual 5 (in common/x.hpp)")
         self.assertEqual(_summary([{"message": "plain"}]), "plain")
 
 

@@ -212,7 +212,7 @@ __device__ void produce(PipelineStorage<Policy, T>& shared, const Warp& warp, co
         unsigned tile = 0;
         if (lane == 0) {
             tile = status.take_ticket();  //@ ticket
-            shared.tile_numbers[use.stage] = tile;
+            shared.tile_numbers[use.stage] = tile;  //@ stage-tile-number
             Barrier& loaded = shared.loaded[use.stage];
             if (tile >= tiles) {
                 static_cast<void>(loaded.arrive());

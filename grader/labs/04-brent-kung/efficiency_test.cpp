@@ -35,8 +35,9 @@ TEST(Lab04Efficiency, ReductionTreeDivergence) {
     record_measurement(
         "divergent warps: " + with_spaces(counted.divergent_warp_intervals) + " of " + with_spaces(counted.warp_intervals) +
         " warp-steps (ideal " + with_spaces(ideal) + ")");
-    EXPECT_TRUE(measured_against("divergent warp-steps", counted.divergent_warp_intervals, Needed::at_most, ideal)
-        << " for " << kSections << " sections of " << kLargest.section_size()
+    const std::string sections = std::to_string(kSections) + " sections of " + std::to_string(kLargest.section_size());
+    EXPECT_TRUE(measured_against("divergent warp-steps for " + sections, counted.divergent_warp_intervals,
+                                 Needed::at_most, ideal)
         << ": in each step, the working threads should be the lowest-numbered ones, so that only the warp at the "
            "boundary between working and idle threads is split");
 #endif
@@ -53,9 +54,9 @@ TEST(Lab04Efficiency, BankConflicts) {
     const unsigned long long requests = counted.shared_loads.requests + counted.shared_stores.requests;
     record_measurement("bank conflicts: " + with_spaces(counted.bank_conflicts()) + " in " +
                                                     with_spaces(requests) + " shared-memory requests");
-    EXPECT_TRUE(measured_against("bank conflicts", counted.bank_conflicts(), Needed::exactly, 0ull)
-                << " in " << with_spaces(requests) << " shared-memory requests of the exclusive scan, " << kSections
-                << " sections of " << kLargest.section_size()
+    const std::string in = " in " + with_spaces(requests) + " shared-memory requests of the exclusive scan, " +
+                           std::to_string(kSections) + " sections of " + std::to_string(kLargest.section_size());
+    EXPECT_TRUE(measured_against("bank conflicts" + in, counted.bank_conflicts(), Needed::exactly, 0ull)
                 << ": pad the section so that the trees' strided accesses fall on different banks");
 #endif
 }

@@ -4,7 +4,7 @@
 //
 //   EXPECT_TRUE(measured_against("operator applications for 2 sections of 32", counter.count(),
 //                                Needed::exactly, expected));
-//   -> "operator applications for 2 sections of 32: 126, where exactly 62 are needed"
+//   -> "operator applications for 2 sections of 32: 126, where exactly 62 are expected"
 //
 // GoogleTest's comparison macros (EXPECT_EQ, EXPECT_LE) describe a failure by the expressions'
 // source text ("counter.count() Which is: 126"), which is the test's wording, not the student's;
@@ -29,8 +29,9 @@ template <class Measured, class Bound>
                                                    : measured >= bound;
     if (holds) return ::testing::AssertionSuccess();
     const char* how = needed == Needed::exactly ? "exactly" : needed == Needed::at_most ? "at most" : "at least";
-    return ::testing::AssertionFailure() << what << ": " << measured << ", where " << how << " " << bound
-                                         << " " << (bound == 1 ? "is" : "are") << " needed";
+    const char* judged = needed == Needed::exactly ? "expected" : needed == Needed::at_most ? "allowed" : "needed";
+    return ::testing::AssertionFailure() << what << ": " << measured << ", where " << how << " " << bound << " "
+                                         << (bound == 1 ? "is " : "are ") << judged;
 }
 
 }  // namespace scanlab::grading

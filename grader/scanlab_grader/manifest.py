@@ -58,9 +58,11 @@ class Mutant:
     the simulator of that kind naming the line of the student's file tagged `names` (default: the
     mutated line), in the text report and in the JSON: the feedback must point at the mistake.
     With `feedback`, the failure of a check of `rejected_by` must contain that text, in the text
-    report and in the JSON: for host code, where no report of the simulator names a line, the
-    feedback must still say what went wrong (the first wrong index, an element never written, a
-    write past the end, a modified input)."""
+    report and in the JSON: where no report of the simulator names a line (a wrong value, a
+    count, host code), the feedback must still say what went wrong (the first wrong index, an
+    element never written, a write past the end, a count beside the one needed). Every mutant
+    says which of the three a student gets (`compile_error`, `finding` or `feedback`), except one
+    that is only slower (rejected by performance checks alone, measured on a GPU)."""
     name: str
     description: str
     file: str
@@ -140,12 +142,12 @@ def _check(table, where: str) -> Check:
                  _typed(table, "needs", str, where, ""), _typed(table, "hidden", bool, where, False))
 
 
-def _mutant(table, where: str, check_ids: set[str]) -> Mutant:
+def _mutant(table, where: str, categories: dict[str, str]) -> Mutant:
     name, where = _entry(table, where, "name", _MUTANT_KEYS)
     rejected_by = _require(table, "rejected_by", list, where)
     if not rejected_by or not all(isinstance(c, str) for c in rejected_by):
         raise ManifestError(f"{where}: rejected_by must be a non-empty list of check ids")
-    unknown = [c for c in rejected_by if c not in check_ids]
+    unknown = [c for c in rejected_by if c not in categories]
     if unknown:
         raise ManifestError(f"{where}: rejected_by names checks this lab does not have: {', '.join(unknown)}")
     find = _typed(table, "find", str, where)
@@ -161,10 +163,15 @@ def _mutant(table, where: str, check_ids: set[str]) -> Mutant:
     feedback = _typed(table, "feedback", str, where)
     if feedback is not None and not feedback.strip():
         raise ManifestError(f"{where}: feedback must be non-empty (the text a failure message must contain)")
+    compile_error = _typed(table, "compile_error", str, where)
+    only_slower = all(categories[c] == "performance" for c in rejected_by)
+    if compile_error is None and finding is None and feedback is None and not only_slower:
+        raise ManifestError(f"{where}: say what a student is told about this mistake: finding (the kind of the "
+                            "simulator's report at their line), feedback (text the failure must say) or "
+                            "compile_error")
     return Mutant(name, _typed(table, "description", str, where, ""), _require(table, "file", str, where),
                   _require(table, "at", str, where), find, replace, tuple(rejected_by),
-                  _typed(table, "compile_error", str, where), _typed(table, "gpu_blind", str, where),
-                  finding, names, feedback)
+                  compile_error, _typed(table, "gpu_blind", str, where), finding, names, feedback)
 
 
 def load_lab(path: Path) -> Lab:
@@ -189,8 +196,8 @@ def load_lab(path: Path) -> Lab:
     if not checks:
         raise ManifestError(f"{where}: no [[check]] tables")
     _no_duplicates([c.id for c in checks], where, "check id")
-    check_ids = {c.id for c in checks}
-    mutants = tuple(_mutant(t, f"{where}: mutant #{i + 1}", check_ids)
+    categories = {c.id: c.category for c in checks}
+    mutants = tuple(_mutant(t, f"{where}: mutant #{i + 1}", categories)
                     for i, t in enumerate(data.get("mutant", [])))
     _no_duplicates([mu.name for mu in mutants], where, "mutant name")
     return Lab(m.group("number"), _require(data, "title", str, where), lab_dir, checks,

@@ -295,20 +295,16 @@ def _evidence(failures: list[dict], repo: Path | None) -> list[str]:
 
 
 def _summary(failures: list[dict], repo: Path | None = None) -> str:
-    """The first failure as one line: 'file.cpp:12: message'."""
+    """The first failure as one line: '[where it ran] what it found'. The assertion's own place
+    (a line of the kit's test code) is no place a student can act on: --verbose shows it."""
     if not failures:
         return "failed"
-    f = failures[0]
-    where = os.path.basename(str(f.get("file") or ""))
-    line = int(f.get("line") or 0)
-    message = str(f.get("message", ""))
+    message = str(failures[0].get("message", ""))
     if repo is not None:
         message = message.replace(str(repo) + os.sep, "")
     said, scopes = _explained(message)
     text = " ".join(" ".join(said).split())
-    if scopes:
-        text = f"[{scopes[0]}] {text}"
-    return f"{where}:{line}: {text}" if where and line else text
+    return f"[{scopes[0]}] {text}" if scopes else text
 
 
 def _findings_not_sent(findings_file: Path, stream: RecordStream) -> list[dict]:

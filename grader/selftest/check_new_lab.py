@@ -100,6 +100,7 @@ at = "pair"
 find = "op(tile[threadIdx.x - 1], tile[threadIdx.x])"
 replace = "op(tile[threadIdx.x], tile[threadIdx.x])"
 rejected_by = ["correctness"]
+feedback = "index 1: expected"
 
 [[mutant]]
 name = "missing-barrier"
@@ -107,6 +108,7 @@ file = "pair_scan.cu"
 at = "barrier"
 replace = ""
 rejected_by = ["race-freedom"]
+finding = "race"
 """
 
 CMAKE = "scanlab_add_lab_tests(SOURCE pair_scan.cu)\n"

@@ -4,7 +4,8 @@
                                    that has a reference solution scores full marks
   check_submissions.py skeletons   `grade` of the skeletons in labs/ fails every
                                    lab, by failed assertions only: a skeleton must
-                                   compile, run and not crash
+                                   compile, run and not crash; the text a student
+                                   reads is at most 40 lines a lab
 
 Either way, a performance check (GPU only) on the simulator must be shown as not graded:
 skipped, no points either way, left out of the lab's maximum; on a GPU it must be graded.
@@ -13,8 +14,10 @@ Exit status 77 (ctest: skipped) when no lab has a folder in the submission."""
 
 import argparse
 import json
+import re
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -24,6 +27,21 @@ sys.path.insert(0, str(HERE.parent))
 from scanlab_grader import manifest  # noqa: E402
 
 SKIP = 77
+MAX_LINES_OF_AN_UNTOUCHED_LAB = 40  # what `grade NN` prints by default for a skeleton nobody started
+
+
+def lines_per_lab(text: str) -> dict[str, int]:
+    """The text report's lines by the lab they are about (a lab's table starts at its 'Lab NN'
+    line, its details at 'Details of the failed checks of lab NN:'); "" counts the rest (the
+    header and the total), which a report of one lab prints too."""
+    counts: dict[str, int] = {}
+    current = None
+    for line in text.splitlines():
+        if m := (re.match(r"Lab (\d\d) ", line) or re.match(r"Details of the failed checks of lab (\d\d):", line)):
+            current = m.group(1)
+        about = current if current is not None and not line.startswith("Total:") else ""
+        counts[about] = counts.get(about, 0) + 1
+    return counts
 
 
 def performance_on_backend(doc: dict, backend: str) -> list[str]:
@@ -61,17 +79,19 @@ def main() -> int:
     if not present:
         print(f"skipped: no lab of the manifest has a directory in {sub_dir}")
         return SKIP
+    report = Path(tempfile.mkdtemp(prefix="scanlab-check-")) / "report.json"
     cmd = [str(HERE.parent / "grade"), "--backend", args.backend,
            "--submission", args.which if args.which == "solutions" else "labs",
-           "--format", "json", "--build-root", args.build_root, "--jobs", args.jobs]
+           "--format", "json", "--output", str(report), "--color", "never",
+           "--build-root", args.build_root, "--jobs", args.jobs]
     cmd += [l.number for l in present]
     print("$", " ".join(cmd), flush=True)
-    proc = subprocess.run(cmd, stdout=subprocess.PIPE, text=True)
+    proc = subprocess.run(cmd, stdout=subprocess.PIPE, text=True)  # stdout: the text report
     try:
-        doc = json.loads(proc.stdout)
-    except json.JSONDecodeError:
+        doc = json.loads(report.read_text())
+    except (OSError, json.JSONDecodeError):
         print(proc.stdout)
-        print(f"FAIL: grade printed no JSON report (exit status {proc.returncode})")
+        print(f"FAIL: grade wrote no JSON report (exit status {proc.returncode})")
         return 1
 
     problems = performance_on_backend(doc, args.backend)
@@ -87,6 +107,11 @@ def main() -> int:
         else:
             if not failed:
                 problems.append(f"the skeleton of lab {lab['number']} passes every check")
+            counts = lines_per_lab(proc.stdout)
+            shown = counts.get(lab["number"], 0) + counts.get("", 0)  # as `grade NN` alone would print it
+            if not counts.get(lab["number"]) or shown > MAX_LINES_OF_AN_UNTOUCHED_LAB:
+                problems.append(f"the untouched skeleton of lab {lab['number']} is told in {shown} lines of text, "
+                                f"where 1 to {MAX_LINES_OF_AN_UNTOUCHED_LAB} are expected")
             for c in failed:
                 if c["kind"] != "assertion":
                     problems.append(f"skeleton of lab {lab['number']}, check {c['id']}: {c['kind']}: {c['reason']}")

@@ -11,10 +11,11 @@ and only the edited lab is rebuilt.
 A mutant with `finding` is also a common mistake whose feedback is checked: a check of
 `rejected_by` must list a report of the simulator of that kind naming the line tagged `names`
 (default: the mutated line) of the student's file, as `NN-name/file:line`, in the JSON report
-and under that check in the text report. A mutant with `feedback` is a common mistake of host
-code, where the simulator reports nothing: the failure message of a check of `rejected_by` must
-contain that text (the first wrong index, an element never written, a write past the end, a
-modified input), in the JSON report and under that check in the text report.
+and under that check in the text report. A mutant with `feedback` is a mistake no report of the
+simulator names a line for (a wrong value, a count, host code): the failure message of a check
+of `rejected_by` must contain that text (the first wrong index, an element never written, a
+write past the end, a modified input, a count beside the one needed), in the JSON report and
+under that check in the text report.
 
 A mutant rejected by performance checks only (a scan slowed down, as right as the reference)
 runs on a GPU only, and there it must fail those checks and no other.

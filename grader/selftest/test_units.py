@@ -66,6 +66,7 @@ file = "kogge_stone.cu"
 at = "barrier"
 replace = ""
 rejected_by = ["correctness-inplace"]
+feedback = "index 1: expected"
 """
 LAB01 = """
 title = "Sequential"
@@ -101,9 +102,8 @@ class ManifestTest(unittest.TestCase):
         self.assertEqual(labs["02"].checks[0].needs, "the in-place scan matches")
         self.assertEqual(labs["02"].mutants[0].at, "barrier")
         self.assertIsNone(labs["02"].mutants[0].find)
-        self.assertIsNone(labs["02"].mutants[0].feedback)
-        said = self.discover({"02-k": LAB02.replace('replace = ""', 'replace = ""\nfeedback = "index 0: expected"')})
-        self.assertEqual(said["02"].mutants[0].feedback, "index 0: expected")
+        self.assertEqual(labs["02"].mutants[0].feedback, "index 1: expected")
+        self.assertIsNone(labs["02"].mutants[0].finding)
         r = manifest.resolve
         self.assertEqual([l.number for l in r(labs, ["02"])], ["02"])
         self.assertEqual([l.number for l in r(labs, ["2"])], ["02"])
@@ -138,8 +138,9 @@ class ManifestTest(unittest.TestCase):
                                                                        'finding = "bug"')},
             "mutant naming a line without a finding": {"02-k": LAB02.replace(
                 'rejected_by = ["correctness-inplace"]', 'rejected_by = ["correctness-inplace"]\nnames = "barrier"')},
-            "mutant with an empty feedback": {"02-k": LAB02.replace(
-                'rejected_by = ["correctness-inplace"]', 'rejected_by = ["correctness-inplace"]\nfeedback = " "')},
+            "mutant with an empty feedback": {"02-k": LAB02.replace('feedback = "index 1: expected"', 'feedback = " "')},
+            "mutant that says nothing of what the student is told": {
+                "02-k": LAB02.replace('feedback = "index 1: expected"\n', "")},
         }
         for what, labs in cases.items():
             with self.subTest(what), tempfile.TemporaryDirectory() as d:
@@ -150,6 +151,12 @@ class ManifestTest(unittest.TestCase):
                         (root / folder / manifest.MANIFEST_NAME).write_text(text)
                 with self.assertRaises(manifest.ManifestError):
                     manifest.discover(root)
+
+    def test_a_mutant_only_slower_needs_no_feedback(self):
+        slower = LAB02.replace('rejected_by = ["correctness-inplace"]\nfeedback = "index 1: expected"\n',
+                               'rejected_by = ["speed"]\n')
+        self.assertNotEqual(slower, LAB02)
+        self.assertEqual(self.discover({"02-kogge-stone": slower})["02"].mutants[0].rejected_by, ("speed",))
 
     def test_repository_labs(self):
         """The kit's own manifests load, and every mutant's place exists in its solution."""
@@ -340,7 +347,7 @@ class FailureSummaryTest(unittest.TestCase):
                    "(in /repo/common/x.hpp)\n)\nExpected: true\nGoogle Test trace:\n"
                    "/repo/grader/labs/02/c_test.cpp:15: in-place, n = 1025\n"}
         self.assertEqual(_summary([failure], Path("/repo")),
-                         "c_test.cpp:18: [in-place, n = 1025] index 3: expected 6, actual 5 (in common/x.hpp)")
+                         "[in-place, n = 1025] index 3: expected 6, actual 5 (in common/x.hpp)")
         self.assertEqual(_summary([{"message": "plain"}]), "plain")
 
 
@@ -563,7 +570,7 @@ class ReleaseManifestTest(unittest.TestCase):
         from scanlab_grader import release
         text = (LAB02.replace('id = "speed"', 'id = "speed"\nhidden = true')
                 + '\n[[mutant]]\nname = "another"\nfile = "k.cu"\nat = "t"\nreplace = ""\n'
-                  'rejected_by = ["correctness-inplace"]\n')
+                  'rejected_by = ["correctness-inplace"]\nfeedback = "index 0: expected"\n')
         with tempfile.TemporaryDirectory() as d:
             full = write_labs(Path(d) / "full", {"02-kogge-stone": text})
             kit = manifest.discover(full)["02"]

@@ -2,6 +2,7 @@
 text only with --verbose), reasons cut between words, and an untouched skeleton answered in a few
 lines that point at its first TODO."""
 
+import re
 import sys
 import tempfile
 import unittest
@@ -67,6 +68,26 @@ class StudentTextTest(unittest.TestCase):
         verbose = formats.render(report, "text", verbose=True)
         self.assertIn("Value of: run.output_matches", verbose)
         self.assertIn("Google Test trace:", verbose)
+
+    def test_a_measured_count_reads_in_words(self):
+        # EXPECT_TRUE(measured_against(...)) as grader/labs/common/measured_against.hpp fails.
+        said = "bank conflicts in 1 024 shared-memory requests: 4410, where exactly 0 are expected: pad the section"
+        o = outcome_of("Value of: measured_against(\"bank conflicts\" + in, counted.bank_conflicts(), Needed::exactly, 0ull)\n"
+                       f"  Actual: false ({said})\nExpected: true\n")
+        self.assertEqual(o.details, [said])
+        self.assertNotIn(".hpp:", o.reason)  # the kit's own line is --verbose only
+        self.assertTrue(o.reason.endswith("failed: " + said), o.reason)
+
+    def test_no_check_of_a_lab_states_its_failure_in_googletests_comparison_text(self):
+        # EXPECT_EQ and its kin describe a failure by the test's expressions ("counter.count()
+        # Which is: 126"), which is the kit's wording: the labs' checks say theirs in words
+        # (measured_against, or an AssertionResult), so that the default report can show them.
+        comparison = re.compile(r"\b(EXPECT|ASSERT)_(EQ|NE|LT|LE|GT|GE|FLOAT_EQ|DOUBLE_EQ|NEAR|STREQ|STRNE)\s*\(")
+        sources = [p for p in (KIT / "grader" / "labs").rglob("*") if p.suffix in (".cpp", ".hpp", ".cu", ".cuh")]
+        self.assertGreater(len(sources), 20)
+        used = [f"{p.relative_to(KIT)}:{n}" for p in sources
+                for n, line in enumerate(p.read_text().splitlines(), 1) if comparison.search(line)]
+        self.assertEqual(used, [])
 
     def test_a_reason_is_cut_between_words(self):
         words = "the scan wrote the wrong value at index 999 because " * 8

@@ -212,7 +212,7 @@ __device__ void produce(PipelineStorage<Policy, T>& shared, const Warp& warp, co
         unsigned tile = 0;
         if (lane == 0) {
             tile = status.take_ticket();  //@ ticket
-            shared.tile_numbers[use.stage] = tile;
+            shared.tile_numbers[use.stage] = tile;  //@ stage-tile-number
             Barrier& loaded = shared.loaded[use.stage];
             if (tile >= tiles) {
                 static_cast<void>(loaded.arrive());
@@ -395,8 +395,8 @@ __device__ void scan(PipelineStorage<Policy, T>& shared, const Warp& warp, unsig
             cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);  //@ proxy-fence
             warp.sync();
             if (lane == 0) {
-                cuda::ptx::cp_async_bulk(cuda::ptx::space_global, cuda::ptx::space_shared, out + start, part_elements,
-                                         static_cast<std::uint32_t>(Policy::kPartSize * sizeof(T)));
+                const auto part_bytes = static_cast<std::uint32_t>(Policy::kPartSize * sizeof(T));
+                cuda::ptx::cp_async_bulk(cuda::ptx::space_global, cuda::ptx::space_shared, out + start, part_elements, part_bytes);  //@ bulk-store
                 cuda::ptx::cp_async_bulk_commit_group();
                 cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<0>{});  //@ wait-store-read
             }

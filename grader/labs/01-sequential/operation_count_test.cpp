@@ -1,3 +1,4 @@
+#include "measured_against.hpp"
 #include "sequential_scan_api.hpp"
 
 namespace {
@@ -23,8 +24,12 @@ TEST(Lab01OperationCount, Sequential) {
     const HostScan& exclusive = scans[1];
     for (const std::size_t n : sizes()) {
         SCOPED_TRACE("n = " + std::to_string(n));
-        EXPECT_EQ(count_applications(inclusive, n), sequential_minimum(n)) << inclusive.name;
-        EXPECT_LE(count_applications(exclusive, n), sequential_minimum(n)) << exclusive.name;
+        EXPECT_TRUE(measured_against("operator applications of " + inclusive.name, count_applications(inclusive, n),
+                                     Needed::exactly, sequential_minimum(n))
+                    << " (n - 1)");
+        EXPECT_TRUE(measured_against("operator applications of " + exclusive.name, count_applications(exclusive, n),
+                                     Needed::at_most, sequential_minimum(n))
+                    << " (n - 1)");
     }
 }
 
@@ -34,10 +39,11 @@ TEST(Lab01OperationCount, ParallelCpu) {
         for (const std::size_t n : sizes()) {
             SCOPED_TRACE(describe(scan, n));
             const unsigned long long applications = count_applications(scan, n);
-            EXPECT_GE(applications, sequential_minimum(n))
-                << "fewer applications of the operator than the sequential scan's n - 1: some element was never combined";
-            EXPECT_LE(applications, 2 * sequential_minimum(n))
-                << "more applications of the operator than two passes need, 2(n - 1)";
+            EXPECT_TRUE(measured_against("operator applications", applications, Needed::at_least, sequential_minimum(n))
+                        << " (the sequential scan's n - 1): fewer applications of the operator than that, so some "
+                           "element was never combined");
+            EXPECT_TRUE(measured_against("operator applications", applications, Needed::at_most, 2 * sequential_minimum(n))
+                        << " (2(n - 1)): more applications of the operator than two passes need");
         }
     }
 }

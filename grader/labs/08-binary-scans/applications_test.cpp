@@ -85,7 +85,10 @@ TEST(Lab08Applications, Compaction) {
         DeviceArray<unsigned> count(std::vector<unsigned>(1, 0xa5a5a5a5u));
         compact_block(in.data, out.data, count.data, n);
         finish();
-        ASSERT_EQ(count.read()[0], expected.size()) << "elements kept";
+        const unsigned kept_count = count.read()[0];
+        ASSERT_TRUE(::testing::AssertionResult(kept_count == expected.size())
+                    << "the compaction says it kept " << kept_count << " elements of " << n << ", where "
+                    << expected.size() << " are nonzero");
         std::vector<int> kept = out.read();
         kept.resize(expected.size());
         EXPECT_TRUE(same_elements(expected, kept));

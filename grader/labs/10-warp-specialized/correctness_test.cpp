@@ -22,7 +22,7 @@ TEST(Lab10TempStorage, TooLittleIsRefused) {
     ScanRun<Int32Plus> run(Space::device, n, 1);
     std::size_t bytes = 0;
     warp_specialized_scan<SmallPolicy>(nullptr, bytes, run.in(), run.out(), n, Plus<int>{});
-    ASSERT_GT(bytes, 0u) << "the scan of " << n << " elements asks for no temporary storage";
+    ASSERT_TRUE(::testing::AssertionResult(bytes > 0) << "the scan of " << n << " elements asks for no temporary storage");
     void* storage = nullptr;
     SCANLAB_CUDA_CHECK(cudaMalloc(&storage, bytes));
     std::size_t too_few = bytes - 1;

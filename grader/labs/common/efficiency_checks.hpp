@@ -11,6 +11,8 @@
 
 #include <string>
 
+#include "measured_against.hpp"
+
 #ifdef SCANLAB_SIM
 #include <scanlab/sim/counters.hpp>
 #include <scanlab/sim/diagnostics.hpp>

@@ -563,33 +563,19 @@ def main() -> int:
     for number, name in CASES:
         if args.labs and number not in args.labs:
             continue
-        lab = labs[number]
-        m = next(m for m in lab.mutants if m.name == name)
-        source = solution_source.parse(REPO / "solutions" / lab.dir / m.file)
-        target = scratch / lab.dir / m.file
-        target.write_text(source.edited(m.at, m.find, m.replace))
-        named = source.line_after_edit(m.names or m.at, m.at, m.find, m.replace)
-        pages = build_root / f"pictures-{number}"
-        shutil.rmtree(pages, ignore_errors=True)
-        report = build_root / f"pictures-{number}.json"
-        proc = subprocess.run([str(HERE.parent / "grade"), "--submission", str(scratch), "--build-root", str(build_root),
-                               "--jobs", args.jobs, "--format", "json", "--output", str(report), "--color", "never",
-                               "--pictures", str(pages), number], capture_output=True, text=True)
-        target.write_text(source.text)
         label = f"{number}/{name}"
-        page = pages / f"{scratch.name}.html"
-        if not page.is_file() or str(page) not in proc.stdout:
-            failures.append(f"{label}: grade wrote no page at {page}, or did not print its path "
-                            f"(exit status {proc.returncode}):\n{proc.stdout[-800:]}{proc.stderr[-1500:]}")
+        page, doc, named, _, error = graded_page(scratch, build_root, args.jobs, labs, number, name, "race")
+        if error:
+            failures.append(f"{label}: {error}")
             continue
-        doc = json.loads(report.read_text())
+        pages = page.parent
         races = [f for c in doc["labs"][0]["checks"] for f in c["findings"]
                  if f["kind"] == "race" and any(pl["line"] == named for pl in f["places"])
                  and (f.get("picture") or {}).get("kind") == "race"]
         if not races:
             failures.append(f"{label}: no race at line {named} with a picture in grade's report")
             continue
-        screenshot = build_root / f"pictures-{number}.png"
+        screenshot = build_root / f"pictures-{number}-race.png"
         dom = browse(browser, page, screenshot)
         problems = drawing_problems(dom, races[0])
         failures += [f"{label}: {pr}" for pr in problems]

@@ -228,17 +228,23 @@ def wait_problems(dom: str, deadlock: dict) -> list[str]:
     return problems
 
 
+def the_figure(dom: str, picture_class: str):
+    """The rendered page's elements, and its one figure of class `picture_class` (None where the
+    page has none or several)."""
+    page = Elements()
+    page.feed(dom)
+    figures = [e["figure"] for e in page.found if e["tag"] == "figure" and picture_class in e["classes"]]
+    return page, figures[0] if len(figures) == 1 else None
+
+
 def bounds_problems(dom: str, finding: dict) -> list[str]:
     """What the rendered page fails to draw of an out-of-bounds `finding` (grade's JSON report,
     with the buffer and accesses the simulator recorded): the buffer's end marked and labelled,
     and each access drawn as an arrow at its cell with its thread and the finding's line."""
-    page = Elements()
-    page.feed(dom)
     record = finding["picture"]
-    figures = [e["figure"] for e in page.found if e["tag"] == "figure" and "bounds-picture" in e["classes"]]
-    if len(figures) != 1:
-        return [f"{len(figures)} pictures of the buffer's end, expected 1"]
-    figure = figures[0]
+    page, figure = the_figure(dom, "bounds-picture")
+    if figure is None:
+        return ["not one picture of the buffer's end"]
     problems = []
     edges = page.with_class("buffer-edge", figure)
     if len(edges) != 1 or "end of" not in edges[0]["text"] or str(record["buffer_cells"]) not in edges[0]["text"]:
@@ -268,12 +274,9 @@ def handoff_problems(dom: str, finding: dict, side: str, data_line: int, text: s
     unfenced, the reader's data read at the finding's other line, and the fence of `side` (the
     one the known-bad kernel removed) marked missing, once. The blocks come from grade's text
     (`text`), which names each place's block."""
-    page = Elements()
-    page.feed(dom)
-    figures = [e["figure"] for e in page.found if e["tag"] == "figure" and "handoff-picture" in e["classes"]]
-    if len(figures) != 1:
-        return [f"{len(figures)} pictures of the hand-off, expected 1"]
-    figure = figures[0]
+    page, figure = the_figure(dom, "handoff-picture")
+    if figure is None:
+        return ["not one picture of the hand-off"]
     problems = []
     missing = page.with_class("missing-fence", figure)
     if len(missing) != 1 or missing[0].get("data-side") != side:
@@ -312,15 +315,17 @@ def handoff_problems(dom: str, finding: dict, side: str, data_line: int, text: s
     return problems
 
 
-def graded_page(scratch: Path, build_root: Path, jobs: str, labs, number: str, name: str, suffix: str):
+def graded_page(scratch: Path, build_root: Path, jobs: str, labs, number: str, name: str, suffix: str,
+                tag: str | None = None):
     """Lab `number` with its known-bad kernel `name` planted, graded with --pictures: (the page,
-    grade's JSON report, the line the manifest names, grade's text, an error or None)."""
+    grade's JSON report, the line of `tag` (default: the line the manifest names), grade's text,
+    an error or None)."""
     lab = labs[number]
     m = next(m for m in lab.mutants if m.name == name)
     source = solution_source.parse(REPO / "solutions" / lab.dir / m.file)
     target = scratch / lab.dir / m.file
     target.write_text(source.edited(m.at, m.find, m.replace))
-    named = source.line_after_edit(m.names or m.at, m.at, m.find, m.replace)
+    named = source.line_after_edit(tag or m.names or m.at, m.at, m.find, m.replace)
     pages = build_root / f"pictures-{number}-{suffix}"
     shutil.rmtree(pages, ignore_errors=True)
     report = build_root / f"pictures-{number}-{suffix}.json"
@@ -445,28 +450,15 @@ def step_case(browser: str, scratch: Path, build_root: Path, jobs: str, labs, nu
               barrier_tag: str, screenshot_for_readme: str | None) -> list[str]:
     """Lab `number` with its known-bad kernel `name` graded with --pictures: the wrong result of
     `check_id` drawn step by step (step_problems), and a page with its mark removed rejected."""
-    lab = labs[number]
-    m = next(m for m in lab.mutants if m.name == name)
-    source = solution_source.parse(REPO / "solutions" / lab.dir / m.file)
-    target = scratch / lab.dir / m.file
-    target.write_text(source.edited(m.at, m.find, m.replace))
-    barrier_line = source.line_after_edit(barrier_tag, m.at, m.find, m.replace)
-    pages = build_root / f"pictures-{number}"
-    shutil.rmtree(pages, ignore_errors=True)
-    report = build_root / f"pictures-{number}.json"
-    proc = subprocess.run([str(HERE.parent / "grade"), "--submission", str(scratch), "--build-root", str(build_root),
-                           "--jobs", jobs, "--format", "json", "--output", str(report), "--color", "never",
-                           "--pictures", str(pages), number], capture_output=True, text=True)
-    target.write_text(source.text)
     label = f"{number}/{name}"
-    page = pages / f"{scratch.name}.html"
-    if not page.is_file() or str(page) not in proc.stdout:
-        return [f"{label}: grade wrote no page at {page}, or did not print its path (exit status {proc.returncode}):"
-                f"\n{proc.stdout[-800:]}{proc.stderr[-1500:]}"]
-    check = next((c for c in json.loads(report.read_text())["labs"][0]["checks"] if c["id"] == check_id), None)
+    page, doc, barrier_line, _, error = graded_page(scratch, build_root, jobs, labs, number, name, "steps", barrier_tag)
+    if error:
+        return [f"{label}: {error}"]
+    pages = page.parent
+    check = next((c for c in doc["labs"][0]["checks"] if c["id"] == check_id), None)
     if check is None or check["status"] != "fail":
         return [f"{label}: {check_id} did not fail"]
-    screenshot = build_root / f"pictures-{number}.png"
+    screenshot = build_root / f"pictures-{number}-steps.png"
     problems = step_problems(browse(browser, page, screenshot), check, barrier_line)
     failures = [f"{label}: {pr}" for pr in problems]
     if page.stat().st_size > 2 * 1024 * 1024:

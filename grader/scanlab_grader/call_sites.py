@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from . import findings as findings_of
+from scanlab_findings import records as findings_of
 
 MAX_ADDRESSES = 256  # per line looked up: an operator inlined in every instantiation has dozens
 MAX_CANDIDATES = 3  # more student lines than this name no line at all: a guess would mislead

@@ -179,7 +179,8 @@ def main(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(render(report, args.format, color and args.format == "text", args.verbose))
     if args.pictures is not None:
-        from .pictures import PicturesUnavailable, write_page
+        from scanlab_findings.drawing import PicturesUnavailable
+        from .pictures import write_page
         try:
             page = write_page(report, Path(args.pictures).resolve(), args.page_name)
         except PicturesUnavailable as e:

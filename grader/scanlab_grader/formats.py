@@ -10,7 +10,7 @@ import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 
-from . import findings as findings_of
+from scanlab_findings import records as findings_of
 from . import pictures
 from .grading import NOT_GRADED, CheckResult, LabResult
 

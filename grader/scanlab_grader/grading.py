@@ -11,7 +11,9 @@ from pathlib import Path
 
 from scanlab_build import BuildResult, BuildTree, earlier_labs_dir, first_errors
 
-from . import call_sites, findings as findings_of, gtest_filter, pictures, symbol_screen, unstarted
+from scanlab_findings import records as findings_of
+
+from . import call_sites, gtest_filter, pictures, symbol_screen, unstarted
 from .manifest import Check, Lab
 from .runner import NOT_OURS, Limits, SuiteRun, TestOutcome, run_suite, signal_name
 

@@ -35,7 +35,7 @@ class Ended:
     ms: int
     failures: list[dict]
     measured: list[str] = field(default_factory=list)  # what the test measured, for the report
-    findings: list[dict] = field(default_factory=list)  # the simulator's records of its findings (findings.py)
+    findings: list[dict] = field(default_factory=list)  # the simulator's records of its findings (scanlab_findings/records.py)
 
 
 @dataclass

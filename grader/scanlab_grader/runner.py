@@ -24,7 +24,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from . import findings as findings_of, gtest_filter, sandbox
+from scanlab_findings import records as findings_of
+
+from . import gtest_filter, sandbox
 from .busy_clock import BusyClock, StretchedLimit
 from .protocol import KEY_BYTES, KEY_FD_ENV, RESULT_FD_ENV, RecordStream
 

@@ -11,20 +11,24 @@ missing between the data store and the flag, and draw the flag's store and read 
 finding names. For a wrong result (lab 04 with a wrong step of the distribution
 tree) the rendered document must draw the block's array after each step beside the expected
 one, and ring the first wrong output element that the check's evidence names, with its values,
-at the first step where it differs, whose barrier is the distribution tree's. The same pages
+at the first step where it differs, whose barrier is the distribution tree's. The page of a
+simcc program's run (SCANLAB_SIM_PAGE, a planted in-place scan without its barrier) must draw its
+race as a graded page does. The same pages
 with their highlighting broken must fail the same readings, so the readings can fail. A
 screenshot of each page is kept.
 
 Usage: check_pictures.py --build-root DIR [--jobs N] [--screenshot-for-readme PATH]
                          [--step-screenshot-for-readme PATH] [--race07-screenshot-for-readme PATH]
                          [--deadlock-screenshot-for-readme PATH] [--bounds-screenshot-for-readme PATH]
-                         [--handoff-screenshot-for-readme PATH] [LAB...]
+                         [--handoff-screenshot-for-readme PATH] [--run-page-screenshot-for-readme PATH]
+                         [LAB...|run]
 Exit status 77 (ctest: skipped) where Chromium is not installed."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import shutil
 import struct
@@ -37,8 +41,10 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE.parents[1] / "common" / "python"))  # scanlab_findings, scanlab_build
 
 from scanlab_grader import manifest, pictures, solution_source  # noqa: E402
+from scanlab_findings import drawing, records  # noqa: E402
 
 SKIP = 77
 # (lab, known-bad kernel): the races drawn.
@@ -518,6 +524,48 @@ def fixed_twin_problems(submission: Path, build_root: Path, jobs: str) -> list[s
     return problems
 
 
+def run_page_case(browser: str, build_root: Path, screenshot_for_readme: str | None) -> list[str]:
+    """The page of a simcc program's run (SCANLAB_SIM_PAGE): the simulator's planted in-place
+    Kogge-Stone scan without its barrier, built with simcc and run once with the page asked for.
+    Its race must be drawn as a graded page draws one: the racing pair at the cell, threads and
+    lines of the picture that a run of its own, asked for that race's picture, records."""
+    label = "simcc run page/kogge_stone_inplace"
+    source = REPO / "common" / "sim" / "tests" / "planted" / "kogge_stone_inplace.cu"
+    folder = build_root / "pictures-run"
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    program, page, first = folder / "kogge_stone_inplace", folder / "run.html", folder / "first.jsonl"
+    built = subprocess.run([sys.executable, str(REPO / "common" / "bin" / "simcc"), "-O2", str(source), "-o", str(program)],
+                           capture_output=True, text=True)
+    if built.returncode != 0:
+        return [f"{label}: simcc failed: {built.stderr[-1500:]}"]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SCANLAB_SIM_")}
+    subprocess.run(["./" + program.name], env={**env, "SCANLAB_SIM_PAGE": page.name, "SCANLAB_SIM_REPORT_JSON": str(first)},
+                   capture_output=True, timeout=600, cwd=folder)  # as a student types it
+    races = [f for f in records.from_records(records.records_in_file(first)) if f.kind == "race"]
+    if not page.is_file() or not races:
+        return [f"{label}: no page ({page}) or no race in the run's records"]
+    # The race's picture, asked for by a run of our own: the page's must be the same.
+    again = folder / "again.jsonl"
+    subprocess.run([str(program)], env={**env, drawing.RACE_REQUEST_ENV: drawing.request_for(races[0]) or "",
+                                        "SCANLAB_SIM_REPORT_JSON": str(again)}, capture_output=True, timeout=600)
+    pictured = next((f for f in records.from_records(records.records_in_file(again)) if f.kind == "race" and f.picture), None)
+    if pictured is None:
+        return [f"{label}: the run asked for the race's picture recorded none"]
+    race = {"places": [{"line": pl.line} for pl in pictured.places], "picture": pictured.picture}
+    screenshot = build_root / "pictures-run.png"
+    problems = drawing_problems(browse(browser, page, screenshot), race)
+    broken = folder / "broken-highlighting.html"
+    broken.write_text(page.read_text().replace('class="racing ', 'class="access '))
+    failures = [f"{label}: {pr}" for pr in problems]
+    if not drawing_problems(browse(browser, broken), race):
+        failures.append(f"{label}: a page with the racing pair not highlighted passed the reading")
+    print(f"{label:<50} {'ok' if not problems else 'FAILED':<7} page {page}, screenshot {screenshot}")
+    if screenshot_for_readme and not problems:
+        browse(browser, page, Path(screenshot_for_readme), "1000,920")
+    return failures
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--build-root", required=True)
@@ -534,7 +582,10 @@ def main() -> int:
                    help="also keep lab 02's out-of-bounds picture alone here (the grader README's)")
     p.add_argument("--handoff-screenshot-for-readme", default=None, metavar="PATH",
                    help="also keep lab 07's hand-off picture alone here (the grader README's)")
-    p.add_argument("labs", nargs="*", metavar="LAB", help="only these labs' cases (default: all)")
+    p.add_argument("--run-page-screenshot-for-readme", default=None, metavar="PATH",
+                   help="also keep the page of a simcc program's run here (the simulator README's)")
+    p.add_argument("labs", nargs="*", metavar="LAB", help="only these labs' cases (default: all; 'run': the "
+                                                         "page of a simcc program's run)")
     args = p.parse_args()
     if not args.labs or any(number in args.labs for number, *_ in STEP_CASES):
         arithmetic = algorithm_problems()
@@ -606,6 +657,8 @@ def main() -> int:
                                "handoff": args.handoff_screenshot_for_readme}[case[2]])
     if not args.labs or "02" in args.labs:
         failures += fixed_twin_problems(scratch, build_root, args.jobs)
+    if not args.labs or "run" in args.labs:
+        failures += run_page_case(browser, build_root, args.run_page_screenshot_for_readme)
     for f in failures:
         print("FAIL " + f)
     return 1 if failures else 0

@@ -25,6 +25,7 @@ from typing import Callable
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE.parents[1] / "common" / "python"))  # scanlab_findings, scanlab_build
 
 from scanlab_grader import manifest, solution_source  # noqa: E402
 

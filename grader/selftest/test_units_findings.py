@@ -16,7 +16,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE.parents[1] / "common" / "python"))  # scanlab_build, as grader/grade sets it
 
-from scanlab_grader import call_sites, findings, formats, pictures, runner  # noqa: E402
+from scanlab_grader import call_sites, formats, pictures, runner  # noqa: E402
+from scanlab_findings import drawing, records as findings  # noqa: E402
 from scanlab_grader.grading import CheckResult, LabResult, evaluate_check  # noqa: E402
 from scanlab_grader.manifest import Check, Lab  # noqa: E402
 from scanlab_grader.protocol import Ended, RecordStream  # noqa: E402
@@ -88,8 +89,8 @@ class FindingsTest(unittest.TestCase):
         self.assertEqual(in_shared.memory_space, "shared")
         self.assertEqual(findings.from_record(RACE).memory_space, "")
         # Only a race in shared memory has a picture to ask for.
-        self.assertIsNone(pictures.request_for(in_global))
-        self.assertEqual(pictures.request_for(in_shared), "shared:8:2,0,0:shared_bytes")
+        self.assertIsNone(drawing.request_for(in_global))
+        self.assertEqual(drawing.request_for(in_shared), "shared:8:2,0,0:shared_bytes")
 
     def test_a_deadlocks_and_an_out_of_bounds_accesss_pictures_are_kept_from_the_record(self):
         # The simulator writes these on every such record; the finding keeps them tagged with the

@@ -15,7 +15,8 @@ sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE.parents[1] / "common" / "python"))
 
 import validators  # noqa: E402
-from scanlab_grader import findings, formats, pictures  # noqa: E402
+from scanlab_grader import formats, pictures  # noqa: E402
+from scanlab_findings import drawing, records as findings  # noqa: E402
 from scanlab_grader.formats import Report  # noqa: E402
 from scanlab_grader.grading import CheckResult, LabResult  # noqa: E402
 from scanlab_grader.manifest import Check, Lab  # noqa: E402
@@ -62,18 +63,18 @@ class PictureRecordTest(unittest.TestCase):
         self.assertEqual(f.memory, MEMORY)
         self.assertEqual(f.picture["racing"][0]["file"], "02-kogge-stone/kogge_stone.cu")
         self.assertEqual(f.picture["accesses"][0]["file"], "02-kogge-stone/kogge_stone.cu")
-        self.assertEqual(pictures.request_for(f), "shared:12:2,0,0:extern __shared__ (dynamic)")
+        self.assertEqual(drawing.request_for(f), "shared:12:2,0,0:extern __shared__ (dynamic)")
 
     def test_a_malformed_picture_is_left_out(self):
         r = record(True)
         r["picture"]["racing"] = r["picture"]["racing"][:1]
         self.assertIsNone(findings.from_record(r).picture)
-        self.assertIsNone(pictures.request_for(findings.from_record({"kind": "race"})))
+        self.assertIsNone(drawing.request_for(findings.from_record({"kind": "race"})))
 
 
 class LayoutTest(unittest.TestCase):
     def test_the_racing_pair_and_the_missing_barrier_are_where_the_record_puts_them(self):
-        d = pictures.layout(findings.from_record(record(True)).picture)
+        d = drawing.layout(findings.from_record(record(True)).picture)
         self.assertEqual([r["cell"] for r in d.rows], list(range(8)))
         self.assertEqual([r["cell"] for r in d.rows if r["racing"]], [3])
         self.assertEqual([(p["mark"].thread, p["mark"].line, p["mark"].cell) for p in d.racing],
@@ -91,16 +92,16 @@ class LayoutTest(unittest.TestCase):
     def test_the_earlier_line_comes_first_whatever_ran_first(self):
         p = picture()
         p["accesses"].reverse()  # the writes' line ran first in this interval
-        d = pictures.layout(p)
+        d = drawing.layout(p)
         self.assertEqual([c["line"] for c in d.columns if c["interval"] == 5], [55, 57])
 
     def test_a_crowded_slot_is_counted(self):
         p = picture()
         p["accesses"] += [access(0, 5, t, "read", 55) for t in range(10, 16)]
-        d = pictures.layout(p)
+        d = drawing.layout(p)
         self.assertTrue(d.more)
         drawn_at_cell0 = [m for m in d.marks if m.cell == 0 and m.line == 55]
-        self.assertEqual(len(drawn_at_cell0), pictures.MARKS_PER_SLOT)
+        self.assertEqual(len(drawn_at_cell0), drawing.MARKS_PER_SLOT)
         self.assertEqual(d.more[0]["count"] + len(drawn_at_cell0), 7)
 
 
@@ -110,10 +111,10 @@ class WindowTest(unittest.TestCase):
         p.update(first_cell=140, cells=32, variable_cells=300)
         for a in p["accesses"] + p["racing"]:
             a["cell"] += 140
-        d = pictures.layout(p)
+        d = drawing.layout(p)
         self.assertEqual((d.rows[0]["cell"], d.rows[-1]["cell"], len(d.rows)), (140, 171, 32))
         self.assertEqual([r["cell"] for r in d.rows if r["racing"]], [143])
-        self.assertTrue(all(d.rows[0]["y"] <= m.y <= d.rows[-1]["y"] + pictures.ROW for m in d.marks))
+        self.assertTrue(all(d.rows[0]["y"] <= m.y <= d.rows[-1]["y"] + drawing.ROW for m in d.marks))
 
 
 class BatchPageTest(unittest.TestCase):

@@ -14,8 +14,10 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE.parents[1] / "common" / "python"))  # scanlab_findings, scanlab_build
 
-from scanlab_grader import findings, formats, pictures  # noqa: E402
+from scanlab_grader import formats, pictures  # noqa: E402
+from scanlab_findings import drawing, records as findings  # noqa: E402
 from scanlab_grader.formats import Report  # noqa: E402
 from scanlab_grader.grading import CheckResult, LabResult  # noqa: E402
 from scanlab_grader.manifest import Check, Lab  # noqa: E402
@@ -105,7 +107,7 @@ class DeadlockPictureTest(unittest.TestCase):
         self.assertIsNone(findings.from_record(empty).picture)
 
     def test_each_waiting_block_points_at_the_block_it_waits_for_and_the_one_never_started_is_marked(self):
-        d = pictures.wait_layout({"kind": "wait", **deadlock_record(True)["wait_picture"]}, FILE7)
+        d = drawing.wait_layout({"kind": "wait", **deadlock_record(True)["wait_picture"]}, FILE7)
         self.assertEqual(sorted((a["from"], a["to"]) for a in d["arrows"]), [(6, 5), (7, 6)])
         self.assertEqual([b["linear"] for b in d["blocks"] if b["blocker"]], [5])
         self.assertIn("waiting at line 115", d["blocks"][7]["lines"])
@@ -114,7 +116,7 @@ class DeadlockPictureTest(unittest.TestCase):
     def test_blocks_that_wait_for_each_other_are_a_cycle(self):
         picture = deadlock_record(True)["wait_picture"]
         picture["blocks"][6]["waits_for"] = 7
-        d = pictures.wait_layout({"kind": "wait", **picture}, FILE7)
+        d = drawing.wait_layout({"kind": "wait", **picture}, FILE7)
         self.assertEqual({b["linear"] for b in d["blocks"] if b["cycle"]}, {6, 7})
         self.assertEqual([b["linear"] for b in d["blocks"] if b["blocker"]], [])
 
@@ -151,7 +153,7 @@ class BoundsPictureTest(unittest.TestCase):
         self.assertIsNone(findings.from_record(malformed).picture)
 
     def test_the_buffers_last_cells_the_end_and_each_access_are_drawn(self):
-        d = pictures.bounds_layout({"kind": "bounds", **bounds_record(True)["bounds_picture"]}, FILE2)
+        d = drawing.bounds_layout({"kind": "bounds", **bounds_record(True)["bounds_picture"]}, FILE2)
         inside = [c["cell"] for c in d["cells"] if c["inside"]]
         self.assertEqual(inside[-1], 999)
         self.assertIn(1003, [c["cell"] for c in d["cells"]])
@@ -164,14 +166,14 @@ class BoundsPictureTest(unittest.TestCase):
     def test_an_access_far_past_the_end_is_drawn_at_the_windows_edge_with_its_cell(self):
         picture = {"kind": "bounds", **bounds_record(True)["bounds_picture"]}
         picture["accesses"] = [dict(picture["accesses"][0], cell=5000)]
-        d = pictures.bounds_layout(picture, FILE2)
-        self.assertLessEqual(len(d["cells"]), pictures.BOUNDS_CELLS_DRAWN)
+        d = drawing.bounds_layout(picture, FILE2)
+        self.assertLessEqual(len(d["cells"]), drawing.BOUNDS_CELLS_DRAWN)
         self.assertIn("cell 5000, beyond this window", d["accesses"][0]["label"])
 
 
 class HandoffPictureTest(unittest.TestCase):
     def test_the_side_the_record_names_is_the_missing_fence(self):
-        d = lambda missing: pictures.handoff_layout(handoff_finding(missing), "07-single-pass")  # noqa: E731
+        d = lambda missing: drawing.handoff_layout(handoff_finding(missing), "07-single-pass")  # noqa: E731
         self.assertEqual(d("release")["side"], "writer")
         self.assertEqual(d("acquire")["side"], "reader")
         self.assertEqual(d("both")["side"], "both")
@@ -184,7 +186,7 @@ class HandoffPictureTest(unittest.TestCase):
         self.assertIsNone(d("sideways"))
 
     def test_the_flag_steps_are_drawn_at_the_records_lines(self):
-        d = pictures.handoff_layout(handoff_finding("release"), "07-single-pass")
+        d = drawing.handoff_layout(handoff_finding("release"), "07-single-pass")
         step = {s["kind"]: s for s in d["steps"]}
         self.assertEqual((step["flag-store"]["line"], step["flag-store"]["block"]), (104, "3"))
         self.assertEqual((step["flag-read"]["line"], step["flag-read"]["block"]), (115, "4"))
@@ -193,7 +195,7 @@ class HandoffPictureTest(unittest.TestCase):
         self.assertTrue(step["flag-store"]["known"] and step["flag-read"]["known"])
 
     def test_a_record_without_the_flag_draws_its_steps_without_a_line(self):
-        d = pictures.handoff_layout(handoff_finding("both", flags=False), "07-single-pass")
+        d = drawing.handoff_layout(handoff_finding("both", flags=False), "07-single-pass")
         step = {s["kind"]: s for s in d["steps"]}
         self.assertIn("(line not recorded)", step["flag-store"]["lines"])
         self.assertFalse(step["flag-read"]["known"])
@@ -202,7 +204,7 @@ class HandoffPictureTest(unittest.TestCase):
     def test_the_writer_is_the_block_that_wrote_whichever_place_comes_first(self):
         f = handoff_finding("release")
         f.places[:2] = reversed(f.places[:2])
-        d = pictures.handoff_layout(f, "07-single-pass")
+        d = drawing.handoff_layout(f, "07-single-pass")
         self.assertEqual((d["writer"]["block"], d["writer"]["line"]), ("3", 101))
         self.assertEqual((d["reader"]["block"], d["reader"]["line"]), ("4", 118))
 

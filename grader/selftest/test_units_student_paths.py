@@ -2,7 +2,7 @@
 
 The grader stages a submission under its build root (build/grade/submissions/NAME-DIGEST/
 NN-name/file.cu) and the simulator compiles a rewritten copy of it (BUILD/.../scanlab_sim/TAG/
-file.cu.cpp); nothing downstream rewrites a path (findings.py takes the records' paths as they
+file.cu.cpp); nothing downstream rewrites a path (scanlab_findings/records.py takes the records' paths as they
 are). So the program must already name `NN-name/file.cu` and the kit's `common/...`: in its
 debug information, which the simulator's reports and addr2line read, and in __FILE__. This test
 builds a small program with the grader's own CMake function (grader/cmake/LabTests.cmake,
@@ -24,7 +24,8 @@ sys.path.insert(0, str(HERE.parent))
 
 sys.path.insert(0, str(HERE.parents[1] / "common" / "python"))  # scanlab_build, as grader/grade sets it
 
-from scanlab_grader import call_sites, findings, grading  # noqa: E402
+from scanlab_grader import call_sites, grading  # noqa: E402
+from scanlab_findings import records as findings  # noqa: E402
 
 KIT = HERE.parents[1]
 LAB = "02-lab"

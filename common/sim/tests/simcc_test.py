@@ -1,13 +1,16 @@
 """simcc reads nvcc's command line as people write it: -Xcompiler in both forms and with
 spaces, -fopenmp through to the link, nvcc-only options ignored with a note that names them,
 and a clear error for what it cannot take; a device function it does not provide is named at
-the program's line; Thrust's CUDA memory resources and par(allocator) build and run.
+the program's line; Thrust's CUDA memory resources and par(allocator) build and run; a program
+run with SCANLAB_SIM_PAGE writes the page of its run, with the picture of each finding.
 
 Run: python3 common/sim/tests/simcc_test.py (ctest: sim-simcc)
 """
 
 from __future__ import annotations
 
+import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -231,6 +234,57 @@ class RefusalTest(unittest.TestCase):
         self.assertTrue(stated, built.stderr)
         self.assertEqual(stated[0], f"{source}:{line}: error: static assertion failed: thread_block_tile<N>::shfl_xor "
                          "exists in CUDA only for tiles of at most 32 threads: use cg::reduce, or a tile of 32")
+
+class RunPageTest(unittest.TestCase):
+    """SCANLAB_SIM_PAGE=FILE.html: at exit the program writes the page of its run (its findings,
+    each with its picture), and exits as it would without the page."""
+
+    def build_and_run(self, name: str, *defines: str, env: dict | None = None, args: tuple = ()):
+        source = HERE / "planted" / name
+        tmp = Path(self.enterContext(tempfile.TemporaryDirectory()))
+        program = tmp / "prog"
+        built = subprocess.run([sys.executable, str(SIMCC), "-O2", *defines, str(source), "-o", str(program)],
+                               capture_output=True, text=True)
+        self.assertEqual(built.returncode, 0, built.stderr)
+        page = tmp / "pages" / "run.html"
+        ran = subprocess.run([str(program), *args], capture_output=True, text=True, timeout=300, cwd=tmp,
+                             env={**os.environ, **(env or {}), "SCANLAB_SIM_PAGE": "pages/run.html"})
+        without = subprocess.run([str(program), *args], capture_output=True, text=True, timeout=300, cwd=tmp,
+                                 env={**os.environ, **(env or {})})
+        self.assertEqual(ran.returncode, without.returncode, "the page changed the program's exit status")
+        self.assertIn(f"the page of this run: {page}", ran.stderr)
+        text = page.read_text()
+        for fetched in ("<script", "<link", "src=\"http", "@import", "url(http"):
+            self.assertNotIn(fetched, text)
+        return source, ran, text
+
+    def expected_lines(self, source: Path, kind: str) -> list[int]:
+        return [n for n, line in enumerate(source.read_text().splitlines(), 1)
+                if "expect:" in line and kind in line.split("expect:")[1]]
+
+    def test_a_race_is_drawn_from_a_second_run_with_its_pair_at_the_programs_lines(self):
+        source, ran, text = self.build_and_run("kogge_stone_inplace.cu")
+        self.assertEqual(ran.returncode, 1, ran.stderr)
+        self.assertIn("(1 finding, 1 drawn)", ran.stderr)
+        self.assertIn('class="race-picture"', text)
+        pair = re.findall(r'class="racing (?:earlier|later)"[^>]*data-line="(\d+)"', text)
+        self.assertEqual(sorted(int(n) for n in pair), self.expected_lines(source, "race"))
+        self.assertEqual(text.count('class="missing-barrier"'), 1)
+
+    def test_a_deadlock_is_drawn_as_its_blocks(self):
+        source, ran, text = self.build_and_run("lookback_by_block_index.cu",
+                                               env={"SCANLAB_SIM_RESIDENT_BLOCKS": "16"})
+        self.assertEqual(ran.returncode, 1, ran.stderr)
+        self.assertIn('class="wait-picture"', text)
+        self.assertIn(f"{source}:{self.expected_lines(source, 'deadlock')[0]}", text)
+
+    def test_a_clean_run_gets_a_page_that_says_so(self):
+        _, ran, text = self.build_and_run("kogge_stone_inplace.cu", "-DPLANTED_FIXED")
+        self.assertEqual(ran.returncode, 0, ran.stderr)
+        self.assertIn("(0 findings, 0 drawn)", ran.stderr)
+        self.assertIn("found nothing in this run", text)
+        self.assertNotIn("<figure", text)
+
 
 if __name__ == "__main__":
     unittest.main()

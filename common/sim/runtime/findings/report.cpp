@@ -22,6 +22,7 @@
 #include <tuple>
 
 #include "base/settings.hpp"
+#include "findings/run_page.hpp"
 
 namespace scanlab::sim {
 namespace detail {
@@ -144,11 +145,12 @@ const char* json_path() {
 }
 
 void append_json(const std::string& record) {
-  const char* path = json_path();
-  if (!path) return;
-  if (FILE* out = std::fopen(path, "a")) {
-    std::fputs((record + "\n").c_str(), out);
-    std::fclose(out);
+  for (const char* path : {json_path(), run_page_records()}) {
+    if (!path) continue;
+    if (FILE* out = std::fopen(path, "a")) {
+      std::fputs((record + "\n").c_str(), out);
+      std::fclose(out);
+    }
   }
 }
 
@@ -160,6 +162,7 @@ void at_exit() {
                  describe_schedule().c_str());
   }
   if (errors_reported > 0 && error_exit_status != 0) {
+    write_run_page();  // its own exit handler would not run after _Exit
     std::fflush(nullptr);
     std::_Exit(error_exit_status);
   }

@@ -14,7 +14,7 @@ scanlab_write_student_paths), so a lab file reads from its lab folder on
 however many of its tests reached it. A finding in memory also carries, as data, where it
 happened (`memory`, with its `space`: in "shared" memory the variable, byte and block; in
 "global" memory, for a race, a stale hand-off or a read of unwritten bytes, the buffer as the
-location names it and the byte of it) and its picture, which pictures.py draws: for a race in
+location names it and the byte of it) and its picture, which drawing.py draws: for a race in
 shared memory in a run that asked for it (`picture`), and for every deadlock (`wait_picture`) and
 every out-of-bounds access (`bounds_picture`). A hand-off between blocks without its ordering
 also names, as data, the side that lacks it (`handoff`) and, as places of their own, the flag's
@@ -77,12 +77,12 @@ class Finding:
     # For a place in kit code: the lines of the student's file that called it (call_sites.py).
     called_from: list[Place] = field(default_factory=list)
     # Where in memory, as the record gives it ("memory"): its "space", "shared" (the variable, byte
-    # and block, which a run asked for the race's picture names: pictures.py) or "global" (the
+    # and block, which a run asked for the race's picture names: drawing.py) or "global" (the
     # buffer and byte); None for a finding the record places nowhere.
     memory: dict | None = None
-    # What pictures.py draws: a race's picture, where a run asked for one; a deadlock's blocks
+    # What drawing.py draws: a race's picture, where a run asked for one; a deadlock's blocks
     # ("kind": "wait") and an out-of-bounds access's buffer ("kind": "bounds"), which every such
-    # record carries; a hand-off's sides ("kind": "handoff"), which pictures.py sets.
+    # record carries; a hand-off's sides ("kind": "handoff"), which drawing.py sets.
     picture: dict | None = None
     # A hand-off between blocks without its ordering: the side that lacks it, as the record's
     # "handoff" says: "release" (the writer's), "acquire" (the reader's) or "both"; "" otherwise.
@@ -171,7 +171,7 @@ def _race_picture(record: dict) -> dict | None:
 def _listed_picture(record: dict, field_name: str, items: str, kind: str) -> dict | None:
     """A picture the simulator records on every finding of its kind (a deadlock's wait_picture,
     findings/wait_picture.hpp; an out-of-bounds access's bounds_picture, findings/bounds_picture.hpp),
-    tagged with the kind pictures.py draws it as; None where the record has none or its list of
+    tagged with the kind drawing.py draws it as; None where the record has none or its list of
     blocks or accesses (`items`) is missing or empty, which leaves nothing to draw."""
     picture = record.get(field_name)
     if not isinstance(picture, dict) or not isinstance(picture.get(items), list):
@@ -215,7 +215,7 @@ def from_record(record: dict) -> Finding:
 
 def from_records(records: list[dict], _repo: Path | None = None) -> list[Finding]:
     """The findings a test's result record carries (runner.TestOutcome.findings). The kit's top,
-    which callers such as pictures.py still pass, is not needed: the paths arrive right."""
+    which callers such as drawing.py still pass, is not needed: the paths arrive right."""
     return [from_record(r) for r in records if isinstance(r, dict)]
 
 

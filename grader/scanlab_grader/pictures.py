@@ -151,10 +151,35 @@ def _brent_kung_padding(cells: int) -> list[int] | None:
     return [padded(i) for i in range(size)] if padded(size - 1) + 1 == cells else None
 
 
+def _inclusive_kogge_stone(x: list, op, identity=None) -> list[tuple[str, list]]:
+    """Lab 02's in-place scan, one state per stride: each element combined with the one `stride`
+    places before it (solutions/02-kogge-stone/kogge_stone.cu, block_scan_inplace). The lab's
+    kernel crosses two barriers a stride (after the reads, after the writes); a kernel may cross
+    more or fewer, so its steps are compared as states, a barrier that changed nothing dropped
+    (CHANGES_ONLY)."""
+    a = list(x)
+    out = [("loaded", list(a))]
+    stride = 1
+    while stride < len(a):
+        a = [op(a[i - stride], a[i]) if i >= stride else a[i] for i in range(len(a))]
+        out.append((f"stride {stride}", list(a)))
+        stride *= 2
+    return out
+
+
 # Per lab folder and test: the lab's algorithm, step by step, from the array its first barrier saw,
 # and where each element lives in the shared array (None: at its own index).
-STEP_ALGORITHMS = {("04-brent-kung", "Inclusive"): (_inclusive_brent_kung, None),
+STEP_ALGORITHMS = {("02-kogge-stone", "InPlace"): (_inclusive_kogge_stone, None),
+                   ("04-brent-kung", "Inclusive"): (_inclusive_brent_kung, None),
                    ("04-brent-kung", "Exclusive"): (_exclusive_brent_kung, _brent_kung_padding)}
+# The algorithms whose steps are compared as the states the array went through: a barrier after
+# which the array is as it was before (the read half of an in-place step) is no step of its own.
+CHANGES_ONLY = {_inclusive_kogge_stone}
+
+
+def _changes(rows: list[list]) -> list[int]:
+    """The indices of the rows that differ from the row before them, the first row included."""
+    return [k for k in range(len(rows)) if k == 0 or rows[k] != rows[k - 1]]
 
 
 def _algorithm_of(lab_dir: str, test: str):
@@ -188,6 +213,10 @@ def wrong_steps(picture: dict, algorithm, layout_of, case) -> dict | None:
             return None
         yours = [[row[i] for i in where] for row in yours]
     expected = algorithm(yours[0], op, identity)
+    if algorithm in CHANGES_ONLY:
+        kept = _changes(yours)
+        yours, steps = [yours[k] for k in kept], [steps[k] for k in kept]
+        expected = [expected[k] for k in _changes([e for _, e in expected])]
     final_yours, final_expected = yours[-1], expected[-1][1]
     outputs = 1 + max((i for i, v in enumerate(yours[0]) if v != identity), default=0)
     cell = next((c for c in range(min(outputs, len(final_yours), len(final_expected)))

@@ -50,7 +50,8 @@ SKIP = 77
 # (lab, known-bad kernel): the races drawn.
 CASES = (("02", "missing-barrier-between-read-and-write"), ("07", "missing-barrier-after-handoff"))
 # (lab, known-bad kernel, check, tag of the barrier that ends the wrong step): the wrong results drawn.
-STEP_CASES = (("04", "wrong-distribution-offset", "correctness-inclusive", "distribute-barrier"),)
+STEP_CASES = (("04", "wrong-distribution-offset", "correctness-inclusive", "distribute-barrier"),
+              ("02", "partner-off-by-one", "correctness-inplace", "inplace-step-barrier"))
 # (lab, known-bad kernel, picture, figure): a deadlock drawn as its blocks, an access past a
 # buffer's end drawn as the buffer's end, a hand-off without the writer's fence on a time line.
 KIND_CASES = (("07", "tiles-in-block-index-order", "wait", "wait-picture"),
@@ -179,7 +180,7 @@ def step_problems(dom: str, check: dict, barrier_line: int) -> list[str]:
         problems.append(f"the marked step {mark.get('data-step')} is not drawn as the first wrong step")
     elif marked[0].get("data-line") != str(barrier_line):
         problems.append(f"the first wrong step ends at the barrier of line {marked[0].get('data-line')}, the "
-                        f"distribution tree's is at line {barrier_line}")
+                        f"step that goes wrong ends at line {barrier_line}")
     # The cell is right in every step before the marked one, and drawn crossed in the marked one.
     values = [e for e in page.with_class("value", figure) if e.get("data-cell") == index]
     crossed = [i for i, e in enumerate(values) if "differs" in e["classes"]]
@@ -401,9 +402,10 @@ def kind_case(browser: str, scratch: Path, build_root: Path, jobs: str, labs, ca
 
 
 def algorithm_problems() -> list[str]:
-    """The page's own arithmetic, before any page is read: lab 04's algorithms, step by step, end
-    with the scans the reference computes and take the steps the lab's barriers take, and a run
-    whose array goes wrong at one step is found there, while a right run draws nothing."""
+    """The page's own arithmetic, before any page is read: lab 04's and lab 02's algorithms, step
+    by step, end with the scans the reference computes and take the steps the lab's barriers
+    take, and a run whose array goes wrong at one step is found there, while a right run draws
+    nothing."""
     import itertools
     import random
     problems = []
@@ -436,6 +438,27 @@ def algorithm_problems() -> list[str]:
     wrong = pictures.wrong_steps(run(spoiled), inclusive, None, (fmt, op, identity))
     if wrong is None or (wrong["step"], wrong["cell"]) != (7, 40):
         problems.append(f"a run wrong at cell 40 from step 7 on was found wrong at "
+                        f"{None if wrong is None else (wrong['step'], wrong['cell'])}")
+    # Lab 02's in-place Kogge-Stone: one state per stride, ending with the scan. A run as the lab's
+    # kernel sends it crosses two barriers a stride, the first leaving the array as it was: right,
+    # it is found right; with cell 5 wrong from stride 4 on, it is found wrong there.
+    kogge_stone, _ = pictures.STEP_ALGORITHMS[("02-kogge-stone", "InPlace")]
+    for size in (2, 32, 1024):
+        x = [rng.randint(-1000, 1000) for _ in range(size)]
+        states = kogge_stone(x, op, identity)
+        if states[-1][1] != list(itertools.accumulate(x)) or len(states) != size.bit_length():
+            problems.append(f"the in-place Kogge-Stone of {size} cells is not the scan, or not in 1 + log2({size}) arrays")
+    x = [rng.randint(-1000, 1000) for _ in range(32)]
+    states = [a for _, a in kogge_stone(x, op, identity)]
+    twice = states[:1] + [a for k in range(1, len(states)) for a in (states[k - 1], states[k])]
+    if pictures.wrong_steps(run(twice), kogge_stone, None, (fmt, op, identity)) is not None:
+        problems.append("a right in-place Kogge-Stone run, two barriers a stride, was found wrong")
+    spoiled = [list(a) for a in twice]
+    for a in spoiled[6:]:  # from the write barrier of stride 4 (the state after it is step 3) on
+        a[5] += 1
+    wrong = pictures.wrong_steps(run(spoiled), kogge_stone, None, (fmt, op, identity))
+    if wrong is None or (wrong["step"], wrong["cell"]) != (3, 5):
+        problems.append(f"an in-place Kogge-Stone run wrong at cell 5 from stride 4 on was found wrong at "
                         f"{None if wrong is None else (wrong['step'], wrong['cell'])}")
     return problems
 
@@ -648,7 +671,7 @@ def main() -> int:
         if args.labs and number not in args.labs:
             continue
         failures += step_case(browser, scratch, build_root, args.jobs, labs, number, name, check_id, barrier_tag,
-                              args.step_screenshot_for_readme)
+                              args.step_screenshot_for_readme if number == "04" else None)
     for case in KIND_CASES:
         if args.labs and case[0] not in args.labs:
             continue

@@ -258,10 +258,15 @@ class TestProgramKilledTest(unittest.TestCase):
             self.assertTrue(any("not your code: the test program died of SIGSEGV during Fake.B" in n
                                 for n in suite.notes), suite.notes)
         with tempfile.TemporaryDirectory() as tmp:
-            suite = run_fake(Path(tmp), deaths=1, sig="SIGSEGV", finding=record("error"))
+            suite = run_fake(Path(tmp), deaths=1, sig="SIGABRT", finding=record("error"))
             second = lab_of(suite).checks[1]
             self.assertEqual((second.status, second.kind), ("fail", "crash"))
             self.assertFalse(any("not your code" in n for n in suite.notes), suite.notes)
+            # The reason names the findings as the cause, the signal only as how the program ended.
+            self.assertTrue(second.reason.startswith("stopped by the simulator's findings below during Fake.B"),
+                            second.reason)
+            self.assertIn("ended with SIGABRT", second.reason)
+            self.assertNotIn("crashed", second.reason)
 
 
 class CompilerKilledTest(unittest.TestCase):

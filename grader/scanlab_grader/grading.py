@@ -459,10 +459,18 @@ def _screen_failure(lab: Lab, backend: str, findings: list[symbol_screen.Finding
     return _lab_failure(lab, backend, "forbidden", reason, details)
 
 
+# The simulator's settings a grade never takes from the shell it runs in (one a student tried
+# with simcc and left exported): what is checked (race checks off), and the pictures and the page
+# of a run, which the grader asks for itself, one test at a time (pictures.py).
+SIMULATOR_SETTINGS_DROPPED = ("SCANLAB_SIM_RACECHECK", "SCANLAB_SIM_PAGE", "SCANLAB_SIM_RACE_PICTURE",
+                              "SCANLAB_SIM_STEP_PICTURE")
+
+
 def child_environment() -> dict[str, str]:
     """The grader's environment minus what would change which tests run or how
-    gtest reports (GTEST_FILTER, sharding set by a surrounding ctest, ...)."""
-    dropped = ("TEST_PREMATURE_EXIT_FILE", "XML_OUTPUT_FILE", "TEST_SHARD_STATUS_FILE")
+    gtest reports (GTEST_FILTER, sharding set by a surrounding ctest, ...) and what the
+    simulator checks or records (SIMULATOR_SETTINGS_DROPPED)."""
+    dropped = ("TEST_PREMATURE_EXIT_FILE", "XML_OUTPUT_FILE", "TEST_SHARD_STATUS_FILE") + SIMULATOR_SETTINGS_DROPPED
     return {k: v for k, v in os.environ.items() if not k.startswith("GTEST_") and k not in dropped}
 
 

@@ -87,6 +87,18 @@ def write_labs(root: Path, labs: dict[str, str]) -> Path:
     return root
 
 
+class ChildEnvironmentTest(unittest.TestCase):
+    def test_the_shells_simulator_settings_that_change_what_is_graded_do_not_reach_the_tests(self):
+        from unittest import mock
+        from scanlab_grader import grading
+        shell = {"SCANLAB_SIM_RACECHECK": "off", "SCANLAB_SIM_PAGE": "run.html", "SCANLAB_SIM_RACE_PICTURE": "shared:0:0,0,0:x",
+                 "SCANLAB_SIM_STEP_PICTURE": "block:0,0,0", "GTEST_FILTER": "Lab02*", "SCANLAB_SIM_THREADS": "2",
+                 "PATH": "/usr/bin"}
+        with mock.patch.dict("os.environ", shell, clear=True):
+            env = grading.child_environment()
+        self.assertEqual(env, {"SCANLAB_SIM_THREADS": "2", "PATH": "/usr/bin"})
+
+
 class ManifestTest(unittest.TestCase):
     def discover(self, labs):
         d = tempfile.TemporaryDirectory()

@@ -32,6 +32,7 @@ struct RunPage {
   std::string page;     // absolute: the program may change its directory before it ends
   std::string records;  // a temporary file of this run's records
   std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
+  pid_t process = getpid();  // a child the program forks ends without writing the page
   std::atomic<bool> written{false};
 };
 
@@ -47,8 +48,11 @@ RunPage* make() {
     char cwd[4096];
     if (getcwd(cwd, sizeof cwd)) run->page = std::string(cwd) + "/" + page;
   }
-  char name[] = "/tmp/scanlab-run-records-XXXXXX";
-  const int fd = mkstemp(name);
+  const char* tmp = std::getenv("TMPDIR");
+  std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/scanlab-run-records-XXXXXX";
+  std::vector<char> name(pattern.begin(), pattern.end());
+  name.push_back('\0');
+  const int fd = mkstemp(name.data());
   if (fd < 0) {
     std::fprintf(stderr, "scanlab-sim: SCANLAB_SIM_PAGE: no temporary file for the run's records: %s\n",
                  std::strerror(errno));
@@ -56,7 +60,7 @@ RunPage* make() {
     return nullptr;
   }
   close(fd);
-  run->records = name;
+  run->records = name.data();
   std::atexit(write_at_exit);
   return run;
 }
@@ -90,7 +94,7 @@ std::string executable() {
 const char* run_page_records() { return the_run ? the_run->records.c_str() : nullptr; }
 
 void write_run_page() {
-  if (!the_run || the_run->written.exchange(true)) return;
+  if (!the_run || getpid() != the_run->process || the_run->written.exchange(true)) return;
   std::fflush(nullptr);
   if (!*kPageTool || access(kPageTool, X_OK) != 0) {
     std::fprintf(stderr, "scanlab-sim: SCANLAB_SIM_PAGE: no page written: this program's simulator was built "

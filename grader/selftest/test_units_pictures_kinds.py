@@ -113,6 +113,24 @@ class DeadlockPictureTest(unittest.TestCase):
         self.assertIn("waiting at line 115", d["blocks"][7]["lines"])
         self.assertFalse(d["any_cycle"])
 
+    def test_a_launch_that_relied_on_co_residency_is_drawn_as_blocks_not_started_yet(self):
+        # The warning's record carries the blocks as the running ones all waited; the launch went
+        # on, so no block "never started": the picture says they had not started yet.
+        record = dict(deadlock_record(True), kind="co-residency", severity="warning")
+        f = findings.from_record(record)
+        self.assertFalse(f.picture["stopped"])
+        self.assertTrue(findings.from_record(deadlock_record(True)).picture["stopped"])
+        d = drawing.wait_layout(f.picture, FILE7)
+        self.assertEqual([b["linear"] for b in d["blocks"] if b["blocker"]], [5])
+        self.assertEqual(d["blocker_label"], "(!) not started yet")
+        text = page_of(lab_with(LAB7, PROGRESS, f))
+        self.assertIn("(!) not started yet", text)
+        self.assertNotIn("never started", text)
+        self.assertIn("the simulator then started them all", text)
+        stopped = page_of(lab_with(LAB7, PROGRESS, findings.from_record(deadlock_record(True))))
+        self.assertIn("(!) never started", stopped)
+        self.assertNotIn("not started yet", stopped)
+
     def test_blocks_that_wait_for_each_other_are_a_cycle(self):
         picture = deadlock_record(True)["wait_picture"]
         picture["blocks"][6]["waits_for"] = 7

@@ -266,10 +266,17 @@ def wait_layout(picture: dict, lab_file: str = "") -> dict:
     last = blocks[-1]["linear"] if blocks else 0
     title = (f"blocks {first} to {last} of {picture.get('grid_blocks', 0)}; {picture.get('resident', 0)} ran at once, "
              f"started in {picture.get('block_order', '')} order")
+    # A deadlock stops there; a launch that relied on co-residency went on, every block started.
+    stopped = bool(picture.get("stopped", True))
     if not_shown:
         title += "; not drawn: " + ", ".join(not_shown)
     width = WAIT_LEFT + min(len(blocks), WAIT_ROW_BLOCKS) * (WAIT_BOX_W + WAIT_GAP_X) + 10
-    return {"blocks": blocks, "arrows": arrows, "title": title, "width": max(width, 900),
+    blocker_label = "(!) never started" if stopped else "(!) not started yet"
+    not_started_legend = ("✗ dashed box: never started (the running blocks held every place)" if stopped else
+                          "✗ dashed box: not started yet (the simulator then started every block, as a GPU that "
+                          "holds the whole grid would)")
+    return {"stopped": stopped, "blocker_label": blocker_label, "not_started_legend": not_started_legend,
+            "blocks": blocks, "arrows": arrows, "title": title, "width": max(width, 900),
             "height": grid_bottom + 80, "legend_y": grid_bottom + 48, "any_by_order": any(a["by_order"] for a in arrows),
             "any_cycle": bool(in_cycle), "grid_blocks": picture.get("grid_blocks", 0), "box_w": WAIT_BOX_W,
             "box_h": WAIT_BOX_H}

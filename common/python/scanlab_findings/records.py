@@ -181,10 +181,14 @@ def _listed_picture(record: dict, field_name: str, items: str, kind: str) -> dic
 
 
 def _picture(record: dict) -> dict | None:
-    """The picture a record carries: a race's, where a run asked for it, or the one every deadlock
-    and every out-of-bounds access carries; None where there is none."""
-    return (_race_picture(record) or _listed_picture(record, "wait_picture", "blocks", "wait")
-            or _listed_picture(record, "bounds_picture", "accesses", "bounds"))
+    """The picture a record carries: a race's, where a run asked for it, or the one every deadlock,
+    every launch that relied on co-residency and every out-of-bounds access carries; None where
+    there is none. A wait picture says whether the launch stopped there (a deadlock) or went on,
+    every block started, as a GPU that holds the grid would have (co-residency)."""
+    wait = _listed_picture(record, "wait_picture", "blocks", "wait")
+    if wait is not None:
+        wait["stopped"] = record.get("kind") != "co-residency"
+    return _race_picture(record) or wait or _listed_picture(record, "bounds_picture", "accesses", "bounds")
 
 
 HANDOFF_SIDES = ("release", "acquire", "both")  # what a hand-off lacks (memory_order::missing_side in the runtime)

@@ -288,6 +288,11 @@ void waited_for_blocks_not_started(const Outcome& o) {
   }
   EXPECT_THAT(o.process.err, HasSubstr("relied on all 40 of its blocks running at once"));
   EXPECT_THAT(o.process.err, HasSubstr("132 multiprocessors x 32 blocks each = 4224"));
+  // The warning's picture: the blocks as the 16 running ones (39..24) all waited, block 23 not
+  // started yet (findings/wait_picture.hpp, as a deadlock records them).
+  EXPECT_THAT(o.records, HasSubstr("\"wait_picture\":{\"grid_blocks\":40,\"resident\":16,\"block_order\":\"reverse\""));
+  EXPECT_THAT(o.records, HasSubstr("{\"linear\":23,\"block\":[23,0,0],\"state\":\"not started\"}"));
+  EXPECT_THAT(o.records, HasSubstr("{\"linear\":39,\"block\":[39,0,0],\"state\":\"waiting\""));
   EXPECT_THAT(o.process.err, HasSubstr("cudaLaunchCooperativeKernel"));
   EXPECT_THAT(o.process.err, HasSubstr("takes a ticket"));
 }

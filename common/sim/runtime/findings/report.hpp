@@ -49,7 +49,7 @@ struct Finding {
   FixScope fix_scope = FixScope::none;  // what the fix orders, where it is a barrier
   std::optional<MemorySubject> memory;  // a race in shared memory: the variable, byte and block
   std::optional<RacePicture> picture;   // recorded on request only (SCANLAB_SIM_RACE_PICTURE)
-  std::optional<WaitPicture> wait_picture;  // a deadlock: its blocks and what each waits for, always
+  std::optional<WaitPicture> wait_picture;  // a deadlock, or a launch that relied on co-residency: its blocks and what each waits for, always
   std::optional<BoundsPicture> bounds_picture;  // an out-of-bounds access: the buffer's end and the accesses, always
   // A hand-off between blocks without its ordering: the side that lacks it, "release" (the
   // writer's), "acquire" (the reader's) or "both", as data beside the fix's words; empty otherwise.

@@ -22,7 +22,8 @@ std::string describe(const GridFit& fit) {
          std::to_string(fit.shared_bytes_per_block) + " bytes of shared memory; registers not counted)";
 }
 
-void report_relied_on_coresidency(const Launch& launch, const GridFit& fit, const Party& waiting) {
+void report_relied_on_coresidency(const Launch& launch, const GridFit& fit, const Party& waiting,
+                                  std::optional<WaitPicture> blocks) {
   Finding f;
   f.kind = ReportKind::coresidency;
   f.is_error = false;  // the kernel completed, as it does on a GPU that holds the grid
@@ -42,6 +43,7 @@ void report_relied_on_coresidency(const Launch& launch, const GridFit& fit, cons
                       "before it); a wait for every block (a grid-wide barrier) is split into two kernel launches, "
                       "or becomes grid.sync() in a cooperative launch");
   f.details.push_back("SCANLAB_SIM_RESIDENT_BLOCKS=N runs exactly N blocks at once and reports the hang as a deadlock");
+  f.wait_picture = std::move(blocks);
   report(f);
 }
 

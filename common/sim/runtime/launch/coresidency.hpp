@@ -5,9 +5,11 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 
 #include "findings/report.hpp"
+#include "findings/wait_picture.hpp"
 #include "threads/launch.hpp"
 
 namespace scanlab::sim::detail::coresidency {
@@ -28,7 +30,9 @@ GridFit grid_fit(const Launch& launch, std::size_t shared_bytes_per_block);
 std::string describe(const GridFit& fit);
 
 // The warning of a launch that completed only because all its blocks ran at once; `waiting`:
-// a thread that waited for a block not yet started, where it waited.
-void report_relied_on_coresidency(const Launch& launch, const GridFit& fit, const Party& waiting);
+// a thread that waited for a block not yet started, where it waited; `blocks`: the launch's
+// blocks when the running ones all waited, for its picture.
+void report_relied_on_coresidency(const Launch& launch, const GridFit& fit, const Party& waiting,
+                                  std::optional<WaitPicture> blocks);
 
 }  // namespace scanlab::sim::detail::coresidency

@@ -49,12 +49,12 @@ std::size_t word_stride(const std::map<unsigned, std::uintptr_t>& polled) {
   return stride;
 }
 
-// The deadlock as data for its picture: a window of at most kPictureBlocks blocks around the
-// waiting ones, each with its state, and for a waiting block where it spins and, where the check
-// can tell, the block it waits for. Built from what the report already holds, so it is always
-// recorded. A spin on a word read with plain loads names the word (Thread::poll); two or more such
-// blocks polling one buffer show how words follow blocks, and so which block each waits for.
-WaitPicture picture_of(const Launch& launch, const std::vector<Block*>& resident, const std::vector<unsigned>& waiting) {
+}  // namespace
+
+// Built from what the report already holds, so it is always recorded. A spin on a word read with
+// plain loads names the word (Thread::poll); two or more such blocks polling one buffer show how
+// words follow blocks, and so which block each waits for.
+WaitPicture wait_picture(const Launch& launch, const std::vector<Block*>& resident, const std::vector<unsigned>& waiting) {
   constexpr unsigned kPictureBlocks = 32;
   WaitPicture p;
   p.grid_blocks = launch.block_count;
@@ -131,8 +131,6 @@ WaitPicture picture_of(const Launch& launch, const std::vector<Block*>& resident
   return p;
 }
 
-}  // namespace
-
 const Thread* spinning_thread(const Block& b) {
   for (unsigned i = 0; i < b.thread_count; ++i) {
     const Thread& t = b.threads[i];
@@ -173,7 +171,7 @@ void report(Launch& launch, const std::vector<Block*>& resident, const std::vect
                         "tiles of blocks that started before it");
   }
   f.details.push_back("the kernel was stopped; the launch reports cudaErrorLaunchTimeout");
-  f.wait_picture = picture_of(launch, resident, waiting);
+  f.wait_picture = wait_picture(launch, resident, waiting);
   report(f);
   launch.aborted = true;
   launch.error = cudaErrorLaunchTimeout;

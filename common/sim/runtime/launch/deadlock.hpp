@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "findings/wait_picture.hpp"
 #include "launch/coresidency.hpp"
 #include "threads/block.hpp"
 #include "threads/launch.hpp"
@@ -20,6 +21,11 @@ constexpr unsigned kRounds = 2000;
 
 // The first thread of a block that spins (rather than waiting at a barrier or a warp collective).
 const Thread* spinning_thread(const Block& b);
+// The launch's blocks as data for a picture (findings/wait_picture.hpp): a window of at most 32
+// blocks around the waiting ones, each with its state, and for a waiting block where it spins
+// and, where the check can tell, the block it waits for. `resident`: the blocks that run;
+// `waiting`: those not started. For a deadlock, and for a launch that relied on co-residency.
+WaitPicture wait_picture(const Launch& launch, const std::vector<Block*>& resident, const std::vector<unsigned>& waiting);
 // Reports the deadlock and stops the launch. `fit`: how many blocks the device holds at once,
 // where the running blocks wait for blocks that have not started and the grid does not fit.
 void report(Launch& launch, const std::vector<Block*>& resident, const std::vector<unsigned>& waiting,

@@ -130,6 +130,7 @@ struct ReliedOnCoresidency {
   std::optional<coresidency::GridFit> fit;
   std::optional<Party> waited;
   std::uintptr_t waited_pc = 0;
+  std::optional<WaitPicture> blocks;  // when the running blocks all waited, for the warning's picture
 };
 
 // No resident thread did more than spin for deadlock::kRounds rounds. Where they wait for blocks
@@ -154,6 +155,7 @@ bool admit_or_report_deadlock(Run& r, const Schedule& s, ReliedOnCoresidency& re
         relied.waited = party("waiting", t, locate(t->last_yield_pc));
         relied.waited_pc = t->last_yield_pc;
       }
+      if (!relied.blocks) relied.blocks = deadlock::wait_picture(launch, resident, not_started);
       launch_run::admit_every_block(r);
       return true;
     }
@@ -202,7 +204,7 @@ void launch(const LaunchRequest& request) {
   worker_pool::run_on_each(r.busy_workers, launch_run::teardown_phase, &r);  // only a stopped launch leaves blocks behind
   if (relied.waited && !launch.aborted &&
       first_time(ReportKind::coresidency, relied.waited_pc, reinterpret_cast<std::uintptr_t>(launch.thread_entry)))
-    coresidency::report_relied_on_coresidency(launch, *relied.fit, *relied.waited);
+    coresidency::report_relied_on_coresidency(launch, *relied.fit, *relied.waited, std::move(relied.blocks));
   fault_handler::launch_ends();
   module_hooks::end_launch(launch);
   set_launch_running(false);

@@ -893,6 +893,8 @@ std::vector<PlantedCase> planted_cases() {
                           ASSERT_EQ(o.reports.size(), 1u) << "the poll and its race are one finding";
                           ASSERT_EQ(o.reports[0].parties.size(), 1u);
                           EXPECT_EQ(o.reports[0].parties[0].role, "polling read");
+                          // Where, as data: the polled buffer and byte, as for any race in global memory.
+                          EXPECT_THAT(o.records, HasSubstr("\"memory\":{\"space\":\"global\",\"buffer\":\"a "));
                         })),
         {{"SCANLAB_SIM_THREADS", threads}}));
   }

@@ -152,7 +152,7 @@ void report_never_written(Thread* t, std::uintptr_t address, std::size_t bytes, 
                (shared ? "shared" : "global") + " memory that nothing wrote";
   f.parties.push_back(party((flags & kAtomic) ? "atomic" : "read", t, where));
   f.details.push_back("location: " + shared_memory::describe_address(address, *t->block));
-  if (!shared) f.memory = race_detector::global_memory_subject(address);
+  if (!shared) f.memory = global_memory::subject_of(address);
   f.details.push_back(shared ? "no thread of this block wrote these bytes since the block started: shared memory "
                                "holds garbage when a block starts; write it (then __syncthreads()) before reading it"
                              : "nothing wrote these bytes since cudaMalloc: fresh device memory holds garbage (often "

@@ -104,24 +104,6 @@ std::pair<std::uintptr_t, std::uintptr_t> line_pair(std::uintptr_t a, std::uintp
 
 }  // namespace
 
-std::optional<MemorySubject> global_memory_subject(std::uintptr_t address) {
-  if (!memory::in_global(address)) return std::nullopt;
-  for (const global_memory::Buffer& b : global_memory::live_buffers()) {
-    if (address < b.begin || address >= b.begin + b.bytes) continue;
-    MemorySubject s;
-    s.space = MemorySpace::global;
-    s.byte = address - b.begin;
-    // The buffer in the very words of the location ("byte 12 of a 44-byte buffer allocated at
-    // scan.cu:197"), which global_memory gives for any byte of it: those of its first byte, less
-    // the byte, so that the record and the text never name it two ways.
-    static const std::string kFirstByte = "byte 0 of ";
-    const std::string first = global_memory::describe_address(b.begin);
-    s.buffer = first.compare(0, kFirstByte.size(), kFirstByte) == 0 ? first.substr(kFirstByte.size()) : first;
-    return s;
-  }
-  return std::nullopt;
-}
-
 Finding race_finding(const RaceSide& earlier, const Thread* t, std::uintptr_t pc, std::uint8_t flags,
                      std::uintptr_t address, bool shared, Verdict verdict,
                      std::optional<memory_order::Stamp> earlier_stamp) {
@@ -161,7 +143,7 @@ Finding race_finding(const RaceSide& earlier, const Thread* t, std::uintptr_t pc
   f.parties.push_back(recorded_party);
   f.parties.push_back(current_party);
   f.location = shared_memory::describe_address(address, *t->block);
-  if (!shared) f.memory = global_memory_subject(address);  // shared memory's: the race detector's (race_picture)
+  if (!shared) f.memory = global_memory::subject_of(address);  // shared memory's: the race detector's (race_picture)
   if (!across) {
     const std::string after = last_barrier_words(t->block->barrier.last, current_party.where.file.empty()
                                                                             ? recorded_party.where.file

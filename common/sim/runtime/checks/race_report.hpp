@@ -41,11 +41,6 @@ struct RaceSide {
   unsigned thread;
 };
 
-// Where a finding in global memory happened, as data (a record's "memory"): the live buffer that
-// holds `address`, named as the finding's location names it, and the byte of it; none outside
-// every live buffer.
-std::optional<MemorySubject> global_memory_subject(std::uintptr_t address);
-
 // The finding of `verdict` (race, stale, unpublished or ticket) between `earlier` and thread t's
 // access now (at `pc`, with `flags`) to `address`. For two blocks' accesses to global memory,
 // `earlier_stamp` is the earlier access as the memory model knows it: how it stands to t's

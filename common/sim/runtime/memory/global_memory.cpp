@@ -171,4 +171,22 @@ std::string describe_address(std::uintptr_t a) {
   return "byte " + std::to_string(a - alloc->begin) + " of " + buffer;
 }
 
+std::optional<MemorySubject> subject_of(std::uintptr_t address) {
+  if (!memory::in_global(address)) return std::nullopt;
+  for (const global_memory::Buffer& b : live_buffers()) {
+    if (address < b.begin || address >= b.begin + b.bytes) continue;
+    MemorySubject s;
+    s.space = MemorySpace::global;
+    s.byte = address - b.begin;
+    // The buffer in the very words of the location ("byte 12 of a 44-byte buffer allocated at
+    // scan.cu:197"), which global_memory gives for any byte of it: those of its first byte, less
+    // the byte, so that the record and the text never name it two ways.
+    static const std::string kFirstByte = "byte 0 of ";
+    const std::string first = describe_address(b.begin);
+    s.buffer = first.compare(0, kFirstByte.size(), kFirstByte) == 0 ? first.substr(kFirstByte.size()) : first;
+    return s;
+  }
+  return std::nullopt;
+}
+
 }  // namespace scanlab::sim::detail::global_memory

@@ -5,10 +5,12 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "base/site.hpp"
+#include "findings/picture.hpp"
 
 namespace scanlab::sim::detail::global_memory {
 
@@ -33,5 +35,10 @@ std::vector<Buffer> live_buffers();
 // "byte 4000 of a 4000-byte buffer allocated at file:30": where a global address is, in the
 // student's terms ("host memory" outside the global range).
 std::string describe_address(std::uintptr_t a);
+
+// Where a finding in global memory happened, as data (a record's "memory"): the live buffer that
+// holds `address`, named as the finding's location names it, and the byte of it; none outside
+// every live buffer.
+std::optional<MemorySubject> subject_of(std::uintptr_t address);
 
 }  // namespace scanlab::sim::detail::global_memory

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "findings/report.hpp"
+#include "memory/global_memory.hpp"
 #include "memory/memory.hpp"
 #include "threads/block.hpp"
 #include "threads/scheduler.hpp"
@@ -40,6 +41,7 @@ void report_poll(const Thread* t, const Access& a) {
                " memory: a loop polls a word through a plain load, and another thread stored to it while it polled";
   f.parties.push_back(party("polling read", t, where));
   f.location = shared_memory::describe_address(a.address, *t->block);
+  if (!shared) f.memory = global_memory::subject_of(a.address);
   f.details.push_back("the thread loaded this word over and over with plain loads, storing nothing, and the value "
                       "changed under it: a plain load beside another thread's store, with nothing ordering them, is "
                       "a data race");

@@ -67,13 +67,13 @@ def record_handoffs(lab_result) -> None:
     for finding, checks in lab_result.findings():
         if finding.picture or not finding.error or not any(c.status == "fail" for c in checks):
             continue
-        drawn = drawing.handoff_layout(finding, lab_result.lab.dir)
-        if drawn is None:
+        picture = drawing.handoff_picture(finding, lab_result.lab.dir)
+        if picture is None:
             continue
         for c in checks:
             for f in c.findings:
                 if f.key == finding.key:
-                    f.picture = {"kind": "handoff", "missing": drawn["side"]}
+                    f.picture = picture
 
 
 
@@ -284,12 +284,7 @@ def render_page(report) -> str:
         findings = []
         for f, checks in lab.findings():
             drawn += drawing.is_race(f)
-            findings.append({"finding": f, "lines": f.lines(), "checks": [c.check.id for c in checks],
-                             "drawing": drawing.race_layout_of(f, lab.lab.dir) if drawing.is_race(f) else None,
-                             "wait": drawing.wait_layout(f.picture, drawing.student_file(f, lab.lab.dir)) if drawing.is_wait(f) else None,
-                             "bounds": drawing.bounds_layout(f.picture, drawing.student_file(f, lab.lab.dir)) if drawing.is_bounds(f) else None,
-                             "handoff": drawing.handoff_layout(f, lab.lab.dir) if drawing.is_handoff(f) else None,
-                             "number": drawn})
+            findings.append(drawing.finding_item(f, lab.lab.dir, drawn, [c.check.id for c in checks]))
         labs.append({"result": lab, "findings": findings, "steps": lab.step_pictures})
     return drawing.environment(TEMPLATES).get_template("pictures.html.j2").render(report=report, labs=labs, escape=html.escape)
 

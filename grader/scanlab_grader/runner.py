@@ -440,7 +440,7 @@ def run_suite(cmd_for: Callable[[str | None, int], list[str]], *, env: dict[str,
             in_kit = f" in the kit's code at {fault.kits}" if fault.kits else " inside a library the kit called"
         # A warning (a volatile read that may see a stale value, say) explains no crash.
         errors_left = [r for r in left if r.get("severity", "error") != "warning"]
-        if kind == "crash" and errors_left and fault is None:
+        if kind == "crash" and rc is not None and rc < 0 and errors_left and fault is None:
             # The simulator stopped the kernel at an error and the kit's test code ended on it:
             # the findings are the cause, the signal only how the program ended.
             reason = (f"stopped by the simulator's findings below{where} (the test program then ended with "

@@ -577,3 +577,20 @@ def student_file(f: records.Finding, lab_dir: str) -> str:
     return next((p.file for p in f.places if p.file.startswith(lab_dir + "/")), "")
 
 
+def handoff_picture(f: records.Finding, lab_dir: str) -> dict | None:
+    """The picture a hand-off between blocks without its ordering is drawn from (its own places
+    and the side its record names as missing), or None where the finding is no such hand-off."""
+    drawn = handoff_layout(f, lab_dir)
+    return {"kind": "handoff", "missing": drawn["side"]} if drawn is not None else None
+
+
+def finding_item(f: records.Finding, lab_dir: str, number: int, checks: list[str]) -> dict:
+    """What a page (templates/finding.j2) draws of one finding: its lines, the checks it cost, and
+    the layout of its picture, whichever kind it is. `lab_dir`: the folder of the student's (or
+    the program's) files, whose lines are drawn as "line N"; `number` names a race's figure."""
+    mine = student_file(f, lab_dir) if lab_dir else ""
+    return {"finding": f, "lines": f.lines(), "checks": checks, "number": number,
+            "drawing": race_layout_of(f, lab_dir) if is_race(f) else None,
+            "wait": wait_layout(f.picture, mine) if is_wait(f) else None,
+            "bounds": bounds_layout(f.picture, mine) if is_bounds(f) else None,
+            "handoff": handoff_layout(f, lab_dir) if is_handoff(f) else None}

@@ -62,8 +62,8 @@ def run_again(command: list[str], request: str, seconds: float) -> list[dict]:
         return records.records_in_file(out)
 
 
-def draw_races(found: list[records.Finding], command: list[str], seconds: float) -> int:
-    """Each race in shared memory gets its picture from a run of its own; returns the runs made."""
+def draw_races(found: list[records.Finding], command: list[str], seconds: float) -> None:
+    """Each race in shared memory gets its picture from a run of its own, MAX_RACE_RUNS at most."""
     runs = 0
     for f in found:
         if runs >= MAX_RACE_RUNS:
@@ -77,31 +77,18 @@ def draw_races(found: list[records.Finding], command: list[str], seconds: float)
         again = records.from_records(run_again(command, request, seconds))
         f.picture = next((g.picture for g in again if g.kind == "race" and g.picture and g.key == f.key),
                          next((g.picture for g in again if g.kind == "race" and g.picture), None))
-    return runs
 
 
 def draw_handoffs(found: list[records.Finding]) -> None:
     for f in found:
-        if not f.picture and f.error and drawing.handoff_layout(f, program_dir(f)) is not None:
-            f.picture = {"kind": "handoff"}
-
-
-def items(found: list[records.Finding]) -> list[dict]:
-    out = []
-    for number, f in enumerate(found, 1):
-        where = program_dir(f)
-        mine = drawing.student_file(f, where) if where else ""
-        out.append({"finding": f, "lines": f.lines(), "number": number, "checks": [],
-                    "drawing": drawing.race_layout_of(f, where) if drawing.is_race(f) else None,
-                    "wait": drawing.wait_layout(f.picture, mine) if drawing.is_wait(f) else None,
-                    "bounds": drawing.bounds_layout(f.picture, mine) if drawing.is_bounds(f) else None,
-                    "handoff": drawing.handoff_layout(f, where) if drawing.is_handoff(f) else None})
-    return out
+        if not f.picture and f.error:
+            f.picture = drawing.handoff_picture(f, program_dir(f))
 
 
 def render(found: list[records.Finding], command: list[str], reproduce: str) -> str:
+    items = [drawing.finding_item(f, program_dir(f), number, []) for number, f in enumerate(found, 1)]
     return drawing.environment().get_template("run.html.j2").render(
-        command=" ".join(command), items=items(found), reproduce=reproduce,
+        command=" ".join(command), items=items, reproduce=reproduce,
         errors=sum(f.error for f in found), warnings=sum(not f.error for f in found), escape=html.escape)
 
 

@@ -1,8 +1,10 @@
 """simcc reads nvcc's command line as people write it: -Xcompiler in both forms and with
 spaces, -fopenmp through to the link, nvcc-only options ignored with a note that names them,
 and a clear error for what it cannot take; a device function it does not provide is named at
-the program's line; Thrust's CUDA memory resources and par(allocator) build and run; a program
-run with SCANLAB_SIM_PAGE writes the page of its run, with the picture of each finding.
+the program's line; Thrust's CUDA memory resources and par(allocator) build and run; host code
+skips the access hook only where it checks nothing (every hook call guarded, host accesses to
+device and managed memory still reported); a program run with SCANLAB_SIM_PAGE writes the page
+of its run, with the picture of each finding.
 
 Run: python3 common/sim/tests/simcc_test.py (ctest: sim-simcc)
 """
@@ -24,6 +26,7 @@ sys.path.insert(0, str(REPO / "common" / "sim" / "tools"))
 import nvcc_command_line as ncl  # noqa: E402
 from cu_rewrite import Source, keep_lines  # noqa: E402
 from device_pass import read_arch_conditionals  # noqa: E402
+from host_access_filter import filter_assembly  # noqa: E402
 
 GPU_ONLY_OPTIONS = ["-arch=sm_90", "-gencode", "arch=compute_90,code=sm_90", "--expt-relaxed-constexpr",
                     "--expt-extended-lambda", "-lineinfo", "-rdc=true", "-Xptxas", "-v", "-lcudart"]
@@ -101,6 +104,68 @@ class BuildTest(unittest.TestCase):
         self.assertEqual(ran.returncode, 0, ran.stdout + ran.stderr)
         self.assertRegex(ran.stdout, r"^sum 332833500, openmp threads [1-9]")
         self.assertNotIn("simcc: note:", built.stderr)
+
+
+class HostAccessFilterTest(unittest.TestCase):
+    """Host code calls the access hook only for addresses the hook checks; everything it checked
+    before, it still reports at the same line."""
+
+    # What GCC 12 and Clang write for an instrumented load, a store, a volatile load (never
+    # guarded: a spin-wait point) and a basic block.
+    ASSEMBLY = ("main:\n\tmovq\t%rbx, %rdi\n\tcall\t__tsan_read4@PLT\n\tmovl\t(%rbx), %eax\n"
+                "\tcallq\t__tsan_unaligned_write8\n\tcall\t__tsan_volatile_read4@PLT\n"
+                "\tcall\t__sanitizer_cov_trace_pc@PLT\n\tcall\tprintf@PLT\n")
+
+    def test_each_load_store_and_block_hook_is_guarded_and_nothing_else(self):
+        text, guarded = filter_assembly(self.ASSEMBLY)
+        self.assertEqual(guarded, 3)
+        lines = text.splitlines()
+        for hook in ("call\t__tsan_read4@PLT", "callq\t__tsan_unaligned_write8"):
+            at = lines.index("\t" + hook)
+            self.assertEqual(lines[at - 2:at], ["\tcmpq\t%fs:8(%rcx), %rax", f"\tjae\t{lines[at + 1][:-1]}"])
+        at = lines.index("\tcall\t__sanitizer_cov_trace_pc@PLT")
+        self.assertEqual(lines[at - 1], f"\tje\t{lines[at + 1][:-1]}")
+        for untouched in ("\tcall\t__tsan_volatile_read4@PLT", "\tcall\tprintf@PLT"):
+            at = lines.index(untouched)
+            self.assertFalse(lines[at - 1].startswith("\tj"), untouched)
+        self.assertEqual(len(set(line for line in lines if line.startswith(".Lscanlab"))), 3)
+
+    def test_a_built_program_has_no_unguarded_load_or_store_hook(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            obj = Path(tmp) / "host_loops.o"
+            built = subprocess.run([sys.executable, str(SIMCC), "-c", str(HERE / "command_line" / "host_loops.cu"),
+                                    "-o", str(obj)], capture_output=True, text=True)
+            self.assertEqual(built.returncode, 0, built.stderr)
+            listing = subprocess.run(["objdump", "-dr", "--no-show-raw-insn", str(obj)], capture_output=True,
+                                     text=True, check=True).stdout.splitlines()
+        instructions = [line for line in listing if re.match(r"^\s+[0-9a-f]+:\t", line)]
+        hook = re.compile(r"R_X86_64_PLT32\s+__tsan_(unaligned_)?(read|write)\d+-")
+        calls = [n for n, line in enumerate(listing) if hook.search(line)]
+        self.assertGreater(len(calls), 10)
+        for n in calls:
+            call = instructions.index(listing[n - 1])
+            self.assertRegex(instructions[call - 1], r"\tjae ", listing[n - 1])
+            self.assertRegex(instructions[call - 2], r"cmp\s+%fs:0x8\(%rcx\),%rax", listing[n - 1])
+
+    def test_host_code_on_device_and_managed_memory_and_a_later_kernel_are_checked_as_before(self):
+        source = HERE / "command_line" / "host_loops.cu"
+        lines = {text.split("expect: ")[1].split()[0]: n for n, text in enumerate(source.read_text().splitlines(), 1)
+                 if "expect: " in text}
+        with tempfile.TemporaryDirectory() as tmp:
+            program = Path(tmp) / "prog"
+            built = subprocess.run([sys.executable, str(SIMCC), str(source), "-o", str(program)],
+                                   capture_output=True, text=True)
+            self.assertEqual(built.returncode, 0, built.stderr)
+            # One OS thread: the kernels run on the thread whose host code skipped the hook.
+            ran = subprocess.run([str(program)], capture_output=True, text=True, timeout=120,
+                                 env=dict(os.environ, SCANLAB_SIM_THREADS="1"))
+        self.assertEqual(ran.returncode, 1, ran.stderr)
+        self.assertIn("last prefix 12582907, threads 32", ran.stdout)
+        self.assertRegex(ran.stderr, rf"race .*\n(.*\n)*.*{source}:{lines['shared-memory-race']}")
+        self.assertIn(f"write: {source}:{lines['host-writes-device-memory']} (in main)", ran.stderr)
+        self.assertIn(f"read:   {source}:{lines['host-reads-managed-memory-early']} (in main)", ran.stderr)
+        self.assertIn("read of 4 bytes of shared memory that nothing wrote", ran.stderr)
+        self.assertIn("4 errors, 0 warnings", ran.stderr)
 
 
 class ReportedFileTest(unittest.TestCase):

@@ -10,6 +10,7 @@
 #include "entry/access.hpp"
 #include "findings/report.hpp"
 #include "memory/global_memory.hpp"
+#include "memory/host_checked_ranges.hpp"
 #include "memory/managed_memory.hpp"
 #include "memory/memory.hpp"
 #include "memory/thrust_access.hpp"
@@ -36,6 +37,7 @@ void report_host_access(std::uintptr_t address, bool writes, std::uintptr_t pc) 
 // Host code may touch managed memory (after synchronizing), never other device memory, unless it
 // is Thrust's algorithm, which runs "on the device" here (thrust_access.hpp).
 void host_access(const Access& a) {
+  memory::check_host_addresses_only();  // host code's next accesses elsewhere skip the hook
   const bool writes = a.kind == Kind::write;
   if (memory::regions.ready && memory::in_global(a.address)) {
     if (managed_memory::host_may_touch(a.address)) return;

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <utility>
 
+#include "memory/host_checked_ranges.hpp"
 #include "threads/block.hpp"
 #include "threads/plain_poll.hpp"
 #include "threads/thread.hpp"
@@ -28,6 +29,7 @@ inline void prefetch(const Thread* t) {
 // The scheduler's part of a thread's turn: before it runs ...
 inline void begin_turn(Thread* t, bool serial_turn) {
   current_thread = t;
+  memory::check_every_address();  // this OS thread may have run host code before
   current_coordinates = &t->coords;
   t->stored_since_yield = false;
   plain_poll::turn_begins(t);

@@ -513,6 +513,12 @@ std::vector<PlantedCase> planted_cases() {
     cases.push_back(ticket);
     cases.push_back(with_args(clean(std::string("TicketWithFenceAfterIt_") + reader, "ticket_handoff", true), {reader}));
   }
+  // A flag read before a thread of its reader's block relayed a hand-off through it: what the read
+  // carried is judged, not what the flag carries later, so the read orders nothing (an error, not
+  // the ticket's warning).
+  cases.push_back(bug("FlagReadBeforeItRelayedAHandOff", "relayed_flag_read_early", "race",
+                      stderr_says({"nothing orders the two blocks", "1 error, 0 warnings"})));
+  cases.push_back(clean("FlagRelayedToTheBlockByABarrier", "relayed_flag_read_early", true));
   // A chained scan of volatile prefixes and atomicAdd flags with no fence at all: an error,
   // whether the reader polls with volatile loads or with atomicAdd(flag, 0).
   for (const char* poll : {"load", "atomic"}) {

@@ -1,6 +1,7 @@
 #include "checks/memory_order.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 #include <string>
@@ -34,7 +35,9 @@ std::unordered_set<std::uintptr_t> atomic_flags;
 // right after they publish; it announced nothing to the reader, and judged as it stands later it
 // would pass for the flag of a hand-off it took no part in. Written by strong accesses, in the
 // serial phase; the checks only read it. A Knowledge is copied by its maps' roots (MarkMap), so a
-// copy per read costs two pointers.
+// copy costs two pointers; but it shares the flag's map, and the next store to the flag then
+// copies a path of it. So a read keeps no copy while the flag still carries, for every block its
+// reader can be asked about, what it carried then (`lazy`, see keep_what_readers_carried).
 // With it, the flag's last store before the read and the read itself, which a report of the
 // hand-off names as its flag steps.
 struct FlagRead {
@@ -42,6 +45,7 @@ struct FlagRead {
   Knowledge carried;
   FlagAccess store;
   FlagAccess read;
+  bool lazy = true;  // no copy in `carried`: the flag carries now what it carried then
 };
 struct FlagsRead {
   std::uint32_t run = 0;       // the block run and barrier interval of the thread when it read them
@@ -49,6 +53,12 @@ struct FlagsRead {
   std::vector<FlagRead> flags;
 };
 std::unordered_map<const Thread*, FlagsRead> flags_read;
+// The reads of each flag that keep no copy yet: the reading thread and its block.
+struct LazyRead {
+  const Thread* thread;
+  std::uint32_t block;
+};
+std::unordered_map<std::uintptr_t, std::vector<LazyRead>> lazy_reads;
 // The last store to each location of sync_objects (its code and thread), so that a read of the
 // flag can keep the store it saw: a report names the flag's store beside the data's.
 std::unordered_map<std::uintptr_t, FlagAccess> last_stores;
@@ -82,8 +92,8 @@ const Knowledge* sync_at(std::uintptr_t key) {
   return it == sync_objects.end() ? nullptr : &it->second;
 }
 
-// Thread t read the flag at `key`, which carries `now`, at code address `pc`.
-void note_read(const Thread* t, std::uintptr_t key, const Knowledge& now, std::uintptr_t pc) {
+// Thread t read the flag at `key` at code address `pc`.
+void note_read(const Thread* t, std::uintptr_t key, std::uintptr_t pc) {
   const Block& b = *t->block;
   FlagsRead& r = flags_read[t];
   if (r.run != b.race.run || r.interval != b.barrier.interval) {
@@ -92,7 +102,8 @@ void note_read(const Thread* t, std::uintptr_t key, const Knowledge& now, std::u
     r.flags.clear();
   }
   const auto store = last_stores.find(key);
-  FlagRead read{key, now, store == last_stores.end() ? FlagAccess{} : store->second, FlagAccess{pc, b.linear, t->linear}};
+  FlagRead read{key, {}, store == last_stores.end() ? FlagAccess{} : store->second, FlagAccess{pc, b.linear, t->linear}};
+  lazy_reads[key].push_back(LazyRead{t, b.linear});
   for (FlagRead& earlier : r.flags)
     if (earlier.key == key) {
       earlier = std::move(read);
@@ -108,8 +119,34 @@ const Knowledge* carried_when_read(const Thread* t, std::uintptr_t key) {
   const Block& b = *t->block;
   if (it != flags_read.end() && it->second.run == b.race.run && it->second.interval == b.barrier.interval)
     for (const FlagRead& read : it->second.flags)
-      if (read.key == key) return &read.carried;
+      if (read.key == key) return read.lazy ? sync_at(key) : &read.carried;
   return sync_at(key);
+}
+
+const Knowledge* carried(const FlagRead& r) { return r.lazy ? sync_at(r.key) : &r.carried; }
+
+// Before the flag at `key` changes: the reads of it that keep no copy get one, unless the change
+// is to `only_block`'s own marks and the read is that block's. What a flag carried is only ever
+// asked about accesses of other blocks than its reader's (relation(), flag_steps(): a race between
+// blocks), so for such a read the flag still carries what it carried. A histogram's atomics, read
+// and stored by one block's threads after another, so copy nothing.
+void keep_what_readers_carried(std::uintptr_t key, std::optional<std::uint32_t> only_block) {
+  const auto lazy = lazy_reads.find(key);
+  if (lazy == lazy_reads.end()) return;
+  const Knowledge* now = sync_at(key);
+  auto& reads = lazy->second;
+  reads.erase(std::remove_if(reads.begin(), reads.end(),
+                             [&](const LazyRead& l) {
+                               if (only_block && l.block == *only_block) return false;
+                               if (auto it = flags_read.find(l.thread); it != flags_read.end())
+                                 for (FlagRead& r : it->second.flags)
+                                   if (r.key == key && r.lazy && r.read.block == l.block) {
+                                     r.carried = now ? *now : Knowledge{};
+                                     r.lazy = false;
+                                   }
+                               return true;
+                             }),
+              reads.end());
 }
 
 void remember(std::vector<std::uintptr_t>& keys, std::uintptr_t key) {
@@ -123,14 +160,16 @@ void release(Thread* t, std::uintptr_t key, bool release_pattern) {
   BlockOrdering& o = b.ordering;
   const std::uint32_t before_store = o.clock;
   o.clock += 1;  // the store and what follows it are not covered by its own mark
+  auto it = o.threads.find(t->linear);
+  const ThreadOrdering* mine = it == o.threads.end() ? nullptr : &it->second;
+  const bool fenced = mine && mine->fence_clock != 0;
+  // Only its own block's marks change, unless the store hands on what its thread acquired.
+  keep_what_readers_carried(key, release_pattern || fenced ? std::nullopt : std::optional(b.linear));
   Knowledge& sync = sync_objects[key];
   const auto thread = static_cast<std::uint16_t>(t->linear);
   Mark& own_seen = sync.seen.writable(b.linear);
   own_seen.interval = std::max(own_seen.interval, b.barrier.interval);
   add(own_seen, thread, before_store);
-  auto it = o.threads.find(t->linear);
-  const ThreadOrdering* mine = it == o.threads.end() ? nullptr : &it->second;
-  const bool fenced = mine && mine->fence_clock != 0;
   if (release_pattern) {
     Mark& own_published = sync.published.writable(b.linear);
     own_published.interval = std::max(own_published.interval, b.barrier.interval);
@@ -172,6 +211,7 @@ void begin_launch(const Launch&) {
   sync_objects.clear();
   atomic_flags.clear();
   flags_read.clear();
+  lazy_reads.clear();
   last_stores.clear();
 }
 
@@ -244,7 +284,7 @@ void strong_access(Thread* t, const Access& a) {
   if (a.kind != Access::Kind::write && sync_objects.count(key)) {
     ThreadOrdering& mine = thread_part(t);
     remember(mine.read, key);
-    note_read(t, key, sync_objects[key], a.pc);
+    note_read(t, key, a.pc);
     if (acquires(a.order)) remember(mine.acquired, key);
     if (a.kind == Access::Kind::read_modify_write) remember(mine.taken, key);
   }
@@ -334,10 +374,10 @@ std::optional<FlagSteps> flag_steps(const Thread* t, const Stamp& p) {
   // The flag that carried the earlier access when read (published or only seen: relation() judges
   // which); else one that carried a store of its block at all (another thread of it set the flag).
   for (const FlagRead* r : reads)
-    if (covers(r->carried.published.find(p.block), p) || covers(r->carried.seen.find(p.block), p))
+    if (const Knowledge* k = carried(*r); k && (covers(k->published.find(p.block), p) || covers(k->seen.find(p.block), p)))
       return FlagSteps{r->store, r->read};
   for (const FlagRead* r : reads)
-    if (r->carried.seen.find(p.block)) return FlagSteps{r->store, r->read};
+    if (const Knowledge* k = carried(*r); k && k->seen.find(p.block)) return FlagSteps{r->store, r->read};
   return std::nullopt;
 }
 

@@ -50,15 +50,19 @@ struct FlagRead {
 struct FlagsRead {
   std::uint32_t run = 0;       // the block run and barrier interval of the thread when it read them
   std::uint32_t interval = 0;
+  std::uint32_t block = 0;     // the block of that run
   std::vector<FlagRead> flags;
+  std::vector<std::uintptr_t> listed;  // the flags whose lazy_reads name this thread, in this run
 };
 std::unordered_map<const Thread*, FlagsRead> flags_read;
-// The reads of each flag that keep no copy yet: the reading thread and its block.
-struct LazyRead {
-  const Thread* thread;
-  std::uint32_t block;
+// Per flag, the threads whose reads of it may keep no copy yet (each once); `block` is theirs
+// when they are all of one block, which a store of that block's own marks then skips at once.
+struct LazyReads {
+  std::vector<const Thread*> threads;
+  bool one_block = true;
+  std::uint32_t block = 0;
 };
-std::unordered_map<std::uintptr_t, std::vector<LazyRead>> lazy_reads;
+std::unordered_map<std::uintptr_t, LazyReads> lazy_reads;
 // The last store to each location of sync_objects (its code and thread), so that a read of the
 // flag can keep the store it saw: a report names the flag's store beside the data's.
 std::unordered_map<std::uintptr_t, FlagAccess> last_stores;
@@ -96,6 +100,10 @@ const Knowledge* sync_at(std::uintptr_t key) {
 void note_read(const Thread* t, std::uintptr_t key, std::uintptr_t pc) {
   const Block& b = *t->block;
   FlagsRead& r = flags_read[t];
+  if (r.run != b.race.run) {
+    r.listed.clear();  // a new block in this thread's slot: what lazy_reads hold of it is stale
+    r.block = b.linear;
+  }
   if (r.run != b.race.run || r.interval != b.barrier.interval) {
     r.run = b.race.run;
     r.interval = b.barrier.interval;
@@ -103,7 +111,13 @@ void note_read(const Thread* t, std::uintptr_t key, std::uintptr_t pc) {
   }
   const auto store = last_stores.find(key);
   FlagRead read{key, {}, store == last_stores.end() ? FlagAccess{} : store->second, FlagAccess{pc, b.linear, t->linear}};
-  lazy_reads[key].push_back(LazyRead{t, b.linear});
+  if (std::find(r.listed.begin(), r.listed.end(), key) == r.listed.end()) {
+    r.listed.push_back(key);
+    LazyReads& lazy = lazy_reads[key];
+    if (lazy.threads.empty()) lazy.block = b.linear;
+    lazy.one_block = lazy.one_block && lazy.block == b.linear;
+    lazy.threads.push_back(t);
+  }
   for (FlagRead& earlier : r.flags)
     if (earlier.key == key) {
       earlier = std::move(read);
@@ -131,22 +145,29 @@ const Knowledge* carried(const FlagRead& r) { return r.lazy ? sync_at(r.key) : &
 // blocks), so for such a read the flag still carries what it carried. A histogram's atomics, read
 // and stored by one block's threads after another, so copy nothing.
 void keep_what_readers_carried(std::uintptr_t key, std::optional<std::uint32_t> only_block) {
-  const auto lazy = lazy_reads.find(key);
-  if (lazy == lazy_reads.end()) return;
+  const auto it = lazy_reads.find(key);
+  if (it == lazy_reads.end()) return;
+  LazyReads& lazy = it->second;
+  if (lazy.threads.empty() || (only_block && lazy.one_block && lazy.block == *only_block)) return;
   const Knowledge* now = sync_at(key);
-  auto& reads = lazy->second;
-  reads.erase(std::remove_if(reads.begin(), reads.end(),
-                             [&](const LazyRead& l) {
-                               if (only_block && l.block == *only_block) return false;
-                               if (auto it = flags_read.find(l.thread); it != flags_read.end())
-                                 for (FlagRead& r : it->second.flags)
-                                   if (r.key == key && r.lazy && r.read.block == l.block) {
-                                     r.carried = now ? *now : Knowledge{};
-                                     r.lazy = false;
-                                   }
-                               return true;
-                             }),
-              reads.end());
+  auto stays_lazy = [&](const Thread* thread) {
+    const auto r = flags_read.find(thread);
+    if (r == flags_read.end()) return false;
+    FlagsRead& reads = r->second;
+    if (only_block && reads.block == *only_block) return true;
+    for (FlagRead& read : reads.flags)
+      if (read.key == key && read.lazy) {
+        read.carried = now ? *now : Knowledge{};
+        read.lazy = false;
+      }
+    reads.listed.erase(std::remove(reads.listed.begin(), reads.listed.end(), key), reads.listed.end());
+    return false;
+  };
+  lazy.threads.erase(std::remove_if(lazy.threads.begin(), lazy.threads.end(),
+                                    [&](const Thread* thread) { return !stays_lazy(thread); }),
+                     lazy.threads.end());
+  lazy.one_block = true;  // what stays is only_block's, or nothing
+  if (only_block) lazy.block = *only_block;
 }
 
 void remember(std::vector<std::uintptr_t>& keys, std::uintptr_t key) {

@@ -143,7 +143,7 @@ const Knowledge* carried(const FlagRead& r) { return r.lazy ? sync_at(r.key) : &
 // is to `only_block`'s own marks and the read is that block's. What a flag carried is only ever
 // asked about accesses of other blocks than its reader's (relation(), flag_steps(): a race between
 // blocks), so for such a read the flag still carries what it carried. A histogram's atomics, read
-// and stored by one block's threads after another, so copy nothing.
+// and stored by one block's threads after another, copy the flag only where the block changes.
 void keep_what_readers_carried(std::uintptr_t key, std::optional<std::uint32_t> only_block) {
   const auto it = lazy_reads.find(key);
   if (it == lazy_reads.end()) return;

@@ -26,7 +26,7 @@ sys.path.insert(0, str(REPO / "common" / "sim" / "tools"))
 import nvcc_command_line as ncl  # noqa: E402
 from cu_rewrite import Source, keep_lines  # noqa: E402
 from device_pass import read_arch_conditionals  # noqa: E402
-from host_access_filter import filter_assembly  # noqa: E402
+from host_access_filter import applies, assemble_command, assembly_command, filter_assembly  # noqa: E402
 
 GPU_ONLY_OPTIONS = ["-arch=sm_90", "-gencode", "arch=compute_90,code=sm_90", "--expt-relaxed-constexpr",
                     "--expt-extended-lambda", "-lineinfo", "-rdc=true", "-Xptxas", "-v", "-lcudart"]
@@ -129,6 +129,25 @@ class HostAccessFilterTest(unittest.TestCase):
             at = lines.index(untouched)
             self.assertFalse(lines[at - 1].startswith("\tj"), untouched)
         self.assertEqual(len(set(line for line in lines if line.startswith(".Lscanlab"))), 3)
+
+    def test_the_compile_goes_through_assembly_and_keeps_its_object_and_dependency_file(self):
+        command = ["g++", "-fsanitize=thread", "-MD", "-Wa,--noexecstack", "-c", "scan.cu.cpp", "-o", "out/scan.o"]
+        self.assertTrue(applies(command))
+        to_assembly = assembly_command(command, "tmp/scan.s")
+        self.assertIn("-S", to_assembly)
+        self.assertNotIn("-c", to_assembly)
+        self.assertEqual(to_assembly[to_assembly.index("-o") + 1], "tmp/scan.s")
+        self.assertEqual(to_assembly[to_assembly.index("-MT") + 1], "out/scan.o")
+        self.assertEqual(to_assembly[to_assembly.index("-MF") + 1], "out/scan.d")
+        self.assertEqual(assemble_command(["ccache", "g++"], command, "tmp/scan.s"),
+                         ["ccache", "g++", "-c", "tmp/scan.s", "-o", "out/scan.o", "-Wa,--noexecstack"])
+
+    def test_what_the_filter_cannot_take_is_compiled_directly(self):
+        base = ["g++", "-fsanitize=thread", "-c", "scan.cu.cpp", "-o", "scan.o"]
+        for option in ("-flto", "-flto=auto", "-m32", "-mx32"):
+            self.assertFalse(applies(base + [option]), option)
+        self.assertFalse(applies(["g++", "-c", "host.cpp", "-o", "host.o"]))
+        self.assertFalse(applies(["g++", "-fsanitize=thread", "scan.cu.cpp", "-o", "scan"]))
 
     def test_a_built_program_has_no_unguarded_load_or_store_hook(self):
         with tempfile.TemporaryDirectory() as tmp:

@@ -9,7 +9,8 @@ pay a call for every element, and a basic-block hook for every iteration.
 
 This filter puts the hook's own first test in front of each call, inline: a load or store hook
 is called only when the address lies in the thread's range, which holds every address while
-the thread runs a CUDA thread and only the two ranges while it runs host code; the basic-block
+the thread runs a CUDA thread and, while it runs host code, the two ranges (and, in a program
+with `__managed__` variables, what lies between them); the basic-block
 hook, which does nothing on the host, only as a CUDA thread (the runtime's `current_thread` is
 set). Every check the hook makes is made as before, on the same addresses, at
 the same line; what is left out is a call that would have returned at once.
@@ -86,13 +87,12 @@ def assembly_command(command: list[str], asm: str) -> list[str]:
     return to_assembly
 
 
-def filter_file(asm: str) -> int:
-    """Filters an assembly file in place; how many hook calls it guarded."""
+def filter_file(asm: str) -> None:
+    """Filters an assembly file in place."""
     with open(asm, encoding="utf-8", errors="surrogateescape") as f:
-        text, guarded = filter_assembly(f.read())
+        text, _ = filter_assembly(f.read())
     with open(asm, "w", encoding="utf-8", errors="surrogateescape") as f:
         f.write(text)
-    return guarded
 
 
 def assemble_command(compiler: list[str], command: list[str], asm: str) -> list[str]:

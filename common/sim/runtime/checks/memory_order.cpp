@@ -126,6 +126,8 @@ void note_read(const Thread* t, std::uintptr_t key, std::uintptr_t pc) {
   r.flags.push_back(std::move(read));
 }
 
+const Knowledge* carried(const FlagRead& r) { return r.lazy ? sync_at(r.key) : &r.carried; }
+
 // What the flag at `key` carried when thread t last read it in its current interval; what it
 // carries now if t did not read it then.
 const Knowledge* carried_when_read(const Thread* t, std::uintptr_t key) {
@@ -133,11 +135,9 @@ const Knowledge* carried_when_read(const Thread* t, std::uintptr_t key) {
   const Block& b = *t->block;
   if (it != flags_read.end() && it->second.run == b.race.run && it->second.interval == b.barrier.interval)
     for (const FlagRead& read : it->second.flags)
-      if (read.key == key) return read.lazy ? sync_at(key) : &read.carried;
+      if (read.key == key) return carried(read);
   return sync_at(key);
 }
-
-const Knowledge* carried(const FlagRead& r) { return r.lazy ? sync_at(r.key) : &r.carried; }
 
 // Before the flag at `key` changes: the reads of it that keep no copy get one, unless the change
 // is to `only_block`'s own marks and the read is that block's. What a flag carried is only ever

@@ -506,7 +506,8 @@ std::vector<PlantedCase> planted_cases() {
     PlantedCase ticket = with_args(bug(std::string("TicketWithoutFenceAfterIt_") + reader, "ticket_handoff", "race",
                                        stderr_says({"hand-off through an atomic ticket with no acquire after it",
                                                     "put __threadfence() between the atomic and this access",
-                                                    "threadFenceReduction"})),
+                                                    "threadFenceReduction", "this access read the data with no fence",
+                                                    "this access wrote over the data with no fence"})),
                                    {reader});
     ticket.error = false;
     ticket.exit_status = 0;

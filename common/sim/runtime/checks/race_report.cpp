@@ -182,10 +182,15 @@ Finding race_finding(const RaceSide& earlier, const Thread* t, std::uintptr_t pc
     if (verdict == Verdict::unpublished)
       f.details.push_back("on a GPU the flag can become visible before the value it announces, and the reader "
                           "goes on with the old value: a fence (or a release store of the flag) is what orders them");
-    if (verdict == Verdict::ticket)
-      f.details.push_back("the reader took the flag with an atomic read-modify-write (a ticket, a counter) and "
-                          "read the data with no fence after it; a reader that polls a flag with plain or "
-                          "volatile loads instead is a data race (an error)");
+    if (verdict == Verdict::ticket) {
+      // `flags` is the access of the thread that took the ticket, whichever party is named first
+      const char* access = (flags & kAtomic) ? "updated the data" : (flags & kWrite) ? "wrote over the data"
+                                                                                      : "read the data";
+      f.details.push_back(std::string("the flag was taken with an atomic read-modify-write (a ticket, a counter), "
+                                      "and this access ") +
+                          access + " with no fence after the atomic; a reader that polls a flag with plain or volatile "
+                                   "loads instead is a data race (an error)");
+    }
   }
   return f;
 }

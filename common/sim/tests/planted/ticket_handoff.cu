@@ -5,7 +5,7 @@
 // reader's ticket is an atomic read-modify-write, which the PTX memory model does not make an
 // acquire, so the model leaves the reads unordered. On a GPU the ticket reads the writers'
 // release sequence and the pattern works, so the simulator reports a warning (exit status 0),
-// not a race. With -DPLANTED_FIXED a __threadfence() follows the ticket, and the run is clean.
+// not a race, for the reads and for the write the last block leaves over a partial sum. With -DPLANTED_FIXED a __threadfence() follows the ticket, and the run is clean.
 //   usage: ticket_handoff block|thread
 //     block:  thread 0 takes the ticket, and after a barrier every thread of the last block reads
 //             some of the partial sums (as the sample does)
@@ -44,6 +44,11 @@ __global__ void total_of_partials(const int* in, int* partial, int* total, bool 
     int sum = 0;
     for (unsigned b = first; b < gridDim.x; b += step) sum += partial[b];  // expect: race
     atomicAdd(total, sum);
+    // The sample leaves its result over block 0's partial sum: a write after another block's
+    // write, ordered by the same ticket. Here each reader writes over a partial sum it read, of
+    // another block, so that there is such a write whichever block draws the last ticket.
+    const unsigned over = whole_block_reads ? first : (blockIdx.x == 0 ? 1 : 0);
+    if (over < gridDim.x && over != blockIdx.x) partial[over] = -1;  // expect: race
   }
 }
 

@@ -3,7 +3,7 @@ spaces, -fopenmp through to the link, nvcc-only options ignored with a note that
 and a clear error for what it cannot take; a device function it does not provide is named at
 the program's line; Thrust's CUDA memory resources and par(allocator) build and run; host code
 skips the access hook only where it checks nothing (every hook call guarded, host accesses to
-device and managed memory still reported); a program run with SCANLAB_SIM_PAGE writes the page
+device and managed memory still reported), with GCC or Clang as $CXX; a program run with SCANLAB_SIM_PAGE writes the page
 of its run, with the picture of each finding.
 
 Run: python3 common/sim/tests/simcc_test.py (ctest: sim-simcc)
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -167,13 +168,22 @@ class HostAccessFilterTest(unittest.TestCase):
             self.assertRegex(instructions[call - 2], r"cmp\s+%fs:0x8\(%rcx\),%rax", listing[n - 1])
 
     def test_host_code_on_device_and_managed_memory_and_a_later_kernel_are_checked_as_before(self):
+        self.check_host_loops(os.environ)
+
+    @unittest.skipUnless(shutil.which("clang++"), "clang++ is not installed")
+    def test_the_same_with_clang(self):
+        # simcc takes its host compiler from $CXX; Clang's assembly goes through the same filter,
+        # and the runtime, built by Clang too, defines the C library's putchar over glibc's inline one.
+        self.check_host_loops(dict(os.environ, CXX="clang++"))
+
+    def check_host_loops(self, env):
         source = HERE / "command_line" / "host_loops.cu"
         lines = {text.split("expect: ")[1].split()[0]: n for n, text in enumerate(source.read_text().splitlines(), 1)
                  if "expect: " in text}
         with tempfile.TemporaryDirectory() as tmp:
             program = Path(tmp) / "prog"
             built = subprocess.run([sys.executable, str(SIMCC), str(source), "-o", str(program)],
-                                   capture_output=True, text=True)
+                                   capture_output=True, text=True, env=env)
             self.assertEqual(built.returncode, 0, built.stderr)
             # One OS thread: the kernels run on the thread whose host code skipped the hook.
             ran = subprocess.run([str(program)], capture_output=True, text=True, timeout=120,

@@ -5,6 +5,9 @@
 // GCC turns `printf("done\n")` into `puts("done")` and `printf("%c", c)` into `putchar(c)`, so
 // those are here too.
 #undef _FORTIFY_SOURCE  // <stdio.h> would define printf itself as an inline wrapper
+#ifndef __NO_INLINE__
+#define __NO_INLINE__ 1  // nor putchar as an inline function, which Clang will not let us define again
+#endif
 #include <stdarg.h>
 #include <stdio.h>
 #include <time.h>

@@ -585,6 +585,16 @@ std::vector<PlantedCase> planted_cases() {
                       stderr_says({"of shared memory that nothing wrote", "shared variable 'tile'",
                                    "shared variable 'dynamic_tile'"})));
   cases.push_back(clean("SharedTileFilledWithIdentity", "shared_read_before_write", true));
+  // Warp 0 loads a sum per lane where fewer warps stored one: garbage that reaches only lanes
+  // whose results are not used is not reported (the launch ran again with other garbage, and
+  // left device memory the same); garbage that reaches the block's total is.
+  cases.push_back(with_args(clean("GarbageLanesThatReachNoResult", "unused_garbage_lanes", false), {"scan"}));
+  cases.push_back(with_args(bug("GarbageLanesThatReachTheTotal", "unused_garbage_lanes", "uninitialized-read",
+                                stderr_says({"read of 4 bytes of shared memory that nothing wrote",
+                                             "shared variable 'sums'", "the garbage reaches the kernel's results"})),
+                            {"total"}));
+  for (const char* mode : {"scan", "total"})
+    cases.push_back(with_args(clean(std::string("GarbageLanesLoadZero_") + mode, "unused_garbage_lanes", true), {mode}));
 
   PlantedCase too_large = bug("BlockOf1025Threads", "block_too_large", "invalid-launch",
                               stderr_says({"a block of 1025 threads (1025x1x1)",

@@ -1,6 +1,10 @@
 #include "checks/memory_check.hpp"
 
+#include <map>
+#include <mutex>
 #include <string>
+#include <tuple>
+#include <utility>
 
 #include "checks/race_detector.hpp"
 #include "checks/race_report.hpp"
@@ -141,11 +145,29 @@ void report_out_of_bounds(Thread* t, std::uintptr_t address, std::size_t bytes, 
   report(f);
 }
 
+// Held reads of shared memory that nothing wrote, by place (file, line and function, or code
+// address); see hold_shared_garbage_reads.
+std::mutex held_mutex;
+bool holding = false;
+std::map<std::tuple<std::string, unsigned, std::string, std::uintptr_t>, HeldRead> held_reads;
+
+auto held_key(const SourceLocation& where, std::uintptr_t pc) {
+  return std::make_tuple(where.file, where.line, where.function, where.file.empty() ? pc : 0);
+}
+
 void report_never_written(Thread* t, std::uintptr_t address, std::size_t bytes, std::uint8_t flags,
                           std::uintptr_t pc) {
+  if (findings_muted()) return;
   const SourceLocation where = locate(pc);
-  if (!first_time_at(ReportKind::uninitialized_read, where, pc)) return;
   const bool shared = memory::in_shared(address);
+  const bool hold = shared && holding;
+  if (hold) {
+    std::lock_guard<std::mutex> lock(held_mutex);
+    const auto it = held_reads.find(held_key(where, pc));
+    if (it != held_reads.end() && it->second.block <= t->block->linear) return;
+  } else if (!first_time_at(ReportKind::uninitialized_read, where, pc)) {
+    return;
+  }
   Finding f;
   f.kind = ReportKind::uninitialized_read;
   f.headline = std::string((flags & kAtomic) ? "atomic update of " : "read of ") + byte_count(bytes) + " of " +
@@ -158,6 +180,13 @@ void report_never_written(Thread* t, std::uintptr_t address, std::size_t bytes, 
                              : "nothing wrote these bytes since cudaMalloc: fresh device memory holds garbage (often "
                                "zeros on a GPU, so the program may pass there); set it with cudaMemset, cudaMemcpy "
                                "or a kernel first");
+  if (hold) {
+    std::lock_guard<std::mutex> lock(held_mutex);
+    HeldRead& held = held_reads[held_key(where, pc)];
+    if (held.finding.parties.empty() || t->block->linear < held.block)
+      held = HeldRead{std::move(f), where, pc, t->block->linear};
+    return;
+  }
   report(f);
 }
 
@@ -175,6 +204,23 @@ void refill_outside_buffers(std::uintptr_t address, std::size_t bytes) {
 }  // namespace
 
 void begin_block(Block& b) { b.checks.out_of_bounds = 0; }
+
+void hold_shared_garbage_reads(bool hold) {
+  std::lock_guard<std::mutex> lock(held_mutex);
+  holding = hold;
+}
+
+std::vector<HeldRead> take_held_garbage_reads() {
+  std::lock_guard<std::mutex> lock(held_mutex);
+  std::vector<HeldRead> reads;
+  for (auto& [place, read] : held_reads) reads.push_back(std::move(read));
+  held_reads.clear();
+  return reads;
+}
+
+void report_held_read(const HeldRead& read) {
+  if (first_time_at(ReportKind::uninitialized_read, read.where, read.pc)) report(read.finding);
+}
 
 bool check_irregular(Thread* t, std::uintptr_t address, std::size_t bytes, std::uint8_t flags, std::uintptr_t pc) {
   bool in_bounds = memory::in_buffer_ranges(address) && memory::in_buffer_ranges(address + bytes - 1);

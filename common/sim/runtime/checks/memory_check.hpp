@@ -21,7 +21,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
+#include "findings/report.hpp"
 #include "threads/block.hpp"
 
 namespace scanlab::sim::detail::memory_check {
@@ -33,5 +35,21 @@ void begin_block(Block& b);
 // Called for an access in the device window that memory::all_live() did not pass. Returns
 // whether the access touches live buffers only, and is to be checked for races.
 bool check_irregular(Thread* t, std::uintptr_t address, std::size_t bytes, std::uint8_t flags, std::uintptr_t pc);
+
+// Reads of shared memory that nothing wrote, held to the end of the launch instead of reported
+// while hold_shared_garbage_reads(true), so that the launch can learn whether the garbage read
+// reaches its results (launch/garbage_judgement.hpp). One per source line (of each function),
+// that of the lowest-numbered block that made it, so that which one is kept does not depend on
+// how blocks ran side by side.
+struct HeldRead {
+  Finding finding;
+  SourceLocation where;
+  std::uintptr_t pc = 0;
+  unsigned block = 0;
+};
+void hold_shared_garbage_reads(bool hold);
+std::vector<HeldRead> take_held_garbage_reads();  // in the order of their lines
+// Reports a held read, once per line as any never-written read is.
+void report_held_read(const HeldRead& read);
 
 }  // namespace scanlab::sim::detail::memory_check

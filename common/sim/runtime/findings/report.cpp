@@ -236,7 +236,15 @@ void report_called_from_host(const char* function, Site site) {
 
 thread_local PendingFindings* pending_findings = nullptr;
 
+namespace {
+std::atomic<bool> muted{false};
+}  // namespace
+
+void mute_findings(bool on) { muted.store(on, std::memory_order_relaxed); }
+bool findings_muted() { return muted.load(std::memory_order_relaxed); }
+
 bool first_time(ReportKind kind, std::uintptr_t a, std::uintptr_t b) {
+  if (findings_muted()) return false;
   if (a > b) std::swap(a, b);
   const PlaceKey place{static_cast<int>(kind), a, b};
   std::lock_guard<std::mutex> lock(report_mutex);
@@ -309,6 +317,7 @@ unsigned findings_printed() {
 }
 
 void report(const Finding& f) {
+  if (findings_muted()) return;
   if (!pending_findings) {
     print_now(f);
     return;

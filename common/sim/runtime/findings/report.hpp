@@ -81,6 +81,11 @@ __attribute__((noinline, cold)) void report_called_from_host(const char* functio
 void report(const Finding& finding);
 // How many errors and warnings have been printed so far.
 unsigned findings_printed();
+// While muted, report() drops every finding and first_time() admits no place, so that a launch
+// run again only to compare its results (launch/garbage_judgement.hpp) tells nothing and leaves
+// every place to be reported later. Set by the launching thread between the runs of a launch.
+void mute_findings(bool muted);
+bool findings_muted();
 
 // The findings of one block in one phase of a launch. Blocks run side by side; the scheduler
 // prints their findings afterwards, block by block in a fixed order, so that the same program

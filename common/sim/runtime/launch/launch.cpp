@@ -20,15 +20,18 @@
 #include "base/device_limits.hpp"
 #include "base/settings.hpp"
 #include "checks/counters.hpp"
+#include "checks/memory_check.hpp"
 #include "findings/errors.hpp"
 #include "findings/report.hpp"
 #include "launch/coresidency.hpp"
 #include "launch/deadlock.hpp"
+#include "launch/garbage_judgement.hpp"
 #include "launch/launch_configuration.hpp"
 #include "launch/launch_replay.hpp"
 #include "launch/module_hooks.hpp"
 #include "launch/run.hpp"
 #include "memory/managed_memory.hpp"
+#include "memory/memory.hpp"
 #include "threads/fault_handler.hpp"
 #include "threads/scheduler.hpp"
 #include "threads/shared_memory.hpp"
@@ -113,13 +116,13 @@ bool run_round(Run& r) {
   return true;
 }
 
-// After a round: what each slot counted goes into the process's counters, and a slot whose last
-// block is done is resident no more.
-void end_round(Run& r) {
+// After a round: what each slot counted goes into the process's counters (unless the launch runs
+// again only to compare its results), and a slot whose last block is done is resident no more.
+void end_round(Run& r, bool counted) {
   for (unsigned slot = 0; slot < r.slot_count; ++slot) {
     if (!r.resident[slot]) continue;
     Block& b = r.block(slot);
-    counters::add_block_counts(b);
+    if (counted) counters::add_block_counts(b);
     if (b.finished && !r.to_start[slot]) r.resident[slot] = 0;
   }
 }
@@ -165,6 +168,71 @@ bool admit_or_report_deadlock(Run& r, const Schedule& s, ReliedOnCoresidency& re
   return false;
 }
 
+// Runs the launch from its first block to its end. A judging run (garbage_judgement.hpp) runs
+// it again only to compare what it leaves in device memory: it counts nothing and sets no error.
+void run_launch(Launch& launch, const Schedule& s, bool judging) {
+  Random random(s.seed * 1000003u + launch.id);
+  const std::vector<unsigned> order = dispatch_order(launch.block_count, s, random);
+  Run r;
+  prepare(r, launch, s, order);
+  launch.race_check = s.race_check;
+  launch.parallel = r.workers > 1;
+  set_launch_running(true);
+  fault_handler::launch_begins();
+  module_hooks::begin_launch(launch);
+
+  unsigned idle_rounds = 0;
+  ReliedOnCoresidency relied;
+  while (!launch.aborted && std::find(r.resident.begin(), r.resident.end(), 1) != r.resident.end()) {
+    launch.progress = false;
+    if (!run_round(r)) break;
+    end_round(r, !judging);
+    idle_rounds = launch.progress ? 0 : idle_rounds + 1;
+    if (idle_rounds > deadlock::kRounds && admit_or_report_deadlock(r, s, relied)) idle_rounds = 0;
+  }
+  worker_pool::run_on_each(r.busy_workers, launch_run::teardown_phase, &r);  // only a stopped launch leaves blocks behind
+  if (relied.waited && !launch.aborted &&
+      first_time(ReportKind::coresidency, relied.waited_pc, reinterpret_cast<std::uintptr_t>(launch.thread_entry)))
+    coresidency::report_relied_on_coresidency(launch, *relied.fit, *relied.waited, std::move(relied.blocks));
+  fault_handler::launch_ends();
+  module_hooks::end_launch(launch);
+  set_launch_running(false);
+  if (!judging)
+    for (unsigned slot = 0; slot < r.slot_count; ++slot) counters::add_block_counts(r.block(slot));
+}
+
+// The launch's reads of shared memory that nothing wrote, held while it ran: reported where the
+// garbage reaches its results, or where that cannot be learned (garbage_judgement.hpp).
+void judge_garbage_reads(const LaunchRequest& request, const Launch& first, const Schedule& s,
+                         const garbage_judgement::DeviceMemoryCopy& before) {
+  memory_check::hold_shared_garbage_reads(false);
+  const std::vector<memory_check::HeldRead> reads = memory_check::take_held_garbage_reads();
+  if (reads.empty()) return;
+  const bool judged = before.taken() && !first.aborted && first.error == cudaSuccess && launch_replay::repeatable();
+  bool reaches = true;
+  if (judged) {
+    const garbage_judgement::DeviceMemoryCopy after = garbage_judgement::DeviceMemoryCopy::take();
+    before.restore();
+    Launch again = describe(request, first.id);
+    mute_findings(true);
+    launch_replay::pause_watch(true);
+    memory::set_shared_garbage_byte(garbage_judgement::kOtherGarbageByte);
+    run_launch(again, s, true);
+    memory::set_shared_garbage_byte(memory::kUninitializedByte);
+    launch_replay::pause_watch(false);
+    mute_findings(false);
+    reaches = again.aborted || again.error != cudaSuccess || !after.same_as_now();
+    after.restore();
+  }
+  if (!reaches) return;
+  for (memory_check::HeldRead read : reads) {
+    if (judged)
+      read.finding.details.push_back("the garbage reaches the kernel's results: run again with other garbage in "
+                                     "its shared memory, the launch left different values in device memory");
+    memory_check::report_held_read(read);
+  }
+}
+
 }  // namespace
 
 void launch(const LaunchRequest& request) {
@@ -182,33 +250,10 @@ void launch(const LaunchRequest& request) {
 
   Launch launch = describe(request, ++launch_counter);
   const Schedule s = schedule();
-  Random random(s.seed * 1000003u + launch.id);
-  const std::vector<unsigned> order = dispatch_order(launch.block_count, s, random);
-  Run r;
-  prepare(r, launch, s, order);
-  launch.race_check = s.race_check;
-  launch.parallel = r.workers > 1;
-  set_launch_running(true);
-  fault_handler::launch_begins();
-  module_hooks::begin_launch(launch);
-
-  unsigned idle_rounds = 0;
-  ReliedOnCoresidency relied;
-  while (!launch.aborted && std::find(r.resident.begin(), r.resident.end(), 1) != r.resident.end()) {
-    launch.progress = false;
-    if (!run_round(r)) break;
-    end_round(r);
-    idle_rounds = launch.progress ? 0 : idle_rounds + 1;
-    if (idle_rounds > deadlock::kRounds && admit_or_report_deadlock(r, s, relied)) idle_rounds = 0;
-  }
-  worker_pool::run_on_each(r.busy_workers, launch_run::teardown_phase, &r);  // only a stopped launch leaves blocks behind
-  if (relied.waited && !launch.aborted &&
-      first_time(ReportKind::coresidency, relied.waited_pc, reinterpret_cast<std::uintptr_t>(launch.thread_entry)))
-    coresidency::report_relied_on_coresidency(launch, *relied.fit, *relied.waited, std::move(relied.blocks));
-  fault_handler::launch_ends();
-  module_hooks::end_launch(launch);
-  set_launch_running(false);
-  for (unsigned slot = 0; slot < r.slot_count; ++slot) counters::add_block_counts(r.block(slot));
+  const garbage_judgement::DeviceMemoryCopy before = garbage_judgement::DeviceMemoryCopy::take();
+  memory_check::hold_shared_garbage_reads(true);
+  run_launch(launch, s, false);
+  judge_garbage_reads(request, launch, s, before);
   if (launch.error != cudaSuccess) set_pending_error(launch.error);
   launch_replay::finish(*replay, launch);
   managed_memory::kernel_launched(launch.site, request.stream);

@@ -1,5 +1,7 @@
 #include "launch/launch_replay.hpp"
 
+#include <link.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -183,14 +185,31 @@ class Attempt {
 
 void AttemptDeleter::operator()(Attempt* attempt) const { delete attempt; }
 
+namespace {
+
+void watch_from_now(const LaunchRequest& request) {
+  watch.call_begin = reinterpret_cast<std::uintptr_t>(request.kernel_call);
+  watch.call_bytes = request.kernel_call_bytes;
+  watch.unrepeatable.store(false, std::memory_order_relaxed);
+  watch.active = true;
+}
+
+}  // namespace
+
 AttemptHandle begin(const LaunchRequest& request) {
   AttemptHandle attempt(new Attempt);
-  if (!request.replayable || counters::enabled || !schedule().replay) return attempt;
+  if (!request.replayable || counters::enabled || !schedule().replay) {
+    watch_from_now(request);
+    return attempt;
+  }
   Entry& e = entries[key_of(request)];
   attempt->entry = &e;
   attempt->first_launch = ++e.launches == 1;
-  if (e.misses >= kMissesBeforeGivingUp) return attempt;
-  if (comparing_seconds > kComparingShare * running_seconds + kComparingStartSeconds) return attempt;
+  if (e.misses >= kMissesBeforeGivingUp ||
+      comparing_seconds > kComparingShare * running_seconds + kComparingStartSeconds) {
+    watch_from_now(request);
+    return attempt;
+  }
   attempt->before = take_image();
   if (e.kept && same(e.before, attempt->before.fingerprint)) {
     for (const KeptChunk& c : e.writes) {
@@ -206,15 +225,48 @@ AttemptHandle begin(const LaunchRequest& request) {
   if (e.kept) ++e.misses;
   attempt->watched = true;
   attempt->findings_before = findings_printed();
-  watch.call_begin = reinterpret_cast<std::uintptr_t>(request.kernel_call);
-  watch.call_bytes = request.kernel_call_bytes;
-  watch.unrepeatable.store(false, std::memory_order_relaxed);
-  watch.active = true;
+  watch_from_now(request);
   attempt->start = Clock::now();
   return attempt;
 }
 
 bool replayed(const Attempt& attempt) { return attempt.replayed; }
+
+namespace {
+
+struct Range {
+  std::uintptr_t begin, end;
+};
+
+int add_read_only_segments(dl_phdr_info* info, std::size_t, void* data) {
+  auto& ranges = *static_cast<std::vector<Range>*>(data);
+  for (unsigned i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr)& h = info->dlpi_phdr[i];
+    if ((h.p_type == PT_LOAD && !(h.p_flags & PF_W)) || h.p_type == PT_GNU_RELRO)
+      ranges.push_back(Range{info->dlpi_addr + h.p_vaddr, info->dlpi_addr + h.p_vaddr + h.p_memsz});
+  }
+  return 0;
+}
+
+}  // namespace
+
+bool in_read_only_memory(std::uintptr_t a) {
+  static const std::vector<Range> ranges = [] {
+    std::vector<Range> r;
+    dl_iterate_phdr(add_read_only_segments, &r);
+    return r;
+  }();
+  for (const Range& r : ranges)
+    if (a - r.begin < r.end - r.begin) return true;
+  return false;
+}
+
+bool repeatable() { return !watch.unrepeatable.load(std::memory_order_relaxed); }
+
+void pause_watch(bool paused) {
+  watch.paused = paused;
+  watch.active = !paused;
+}
 
 void finish(Attempt& attempt, const Launch& launch) {
   watch.active = false;

@@ -31,7 +31,8 @@ namespace scanlab::sim::detail::launch_replay {
 
 // What kernel code does that a replay would not repeat, noted while a run is watched.
 struct Watch {
-  bool active = false;              // a launch runs whose result may be kept
+  bool active = false;              // a launch runs whose result may be kept, or judged
+  bool paused = false;              // a launch runs again to judge its garbage reads: printf prints nothing
   std::uintptr_t call_begin = 0;    // the call object kernel code reads its arguments from
   std::size_t call_bytes = 0;
   std::atomic<bool> unrepeatable{false};
@@ -40,9 +41,15 @@ struct Watch {
 // launches no kernel (a CPU-only test) then links no more of the simulator than that.
 extern Watch watch;
 
+// Whether `a` lies in memory that nothing can change once the program is loaded: a loaded
+// object's read-only segments (code, constants, vtables and other data made read-only after
+// relocation), as the objects were at the first call.
+bool in_read_only_memory(std::uintptr_t a);
+
 // Kernel code touched `a`, which lies outside device memory (memory::in_window is false): its
-// own stack, the launch's arguments and the built-in variables are part of the run; anything
-// else (a __device__ variable, host memory) is not, and the run cannot be replayed.
+// own stack, the launch's arguments, the built-in variables and read-only memory (a vtable of
+// cooperative groups) are part of the run; anything else (a __device__ variable, host memory)
+// is not, and the run cannot be replayed.
 inline void note_access_outside_device_memory(std::uintptr_t a) {
   if (!watch.active || memory::block_private(a) || a - watch.call_begin < watch.call_bytes) return;
   // threadIdx and the other built-in variables, which the simulator keeps for each thread, and
@@ -50,6 +57,7 @@ inline void note_access_outside_device_memory(std::uintptr_t a) {
   if (a - reinterpret_cast<std::uintptr_t>(current_coordinates) < sizeof(Coordinates) ||
       a == reinterpret_cast<std::uintptr_t>(&current_coordinates))
     return;
+  if (watch.unrepeatable.load(std::memory_order_relaxed) || in_read_only_memory(a)) return;
   watch.unrepeatable.store(true, std::memory_order_relaxed);
 }
 // Code printed or read a clock while a watched launch ran: kernel code, since the launching
@@ -68,5 +76,11 @@ using AttemptHandle = std::unique_ptr<Attempt, AttemptDeleter>;
 AttemptHandle begin(const LaunchRequest& request);
 bool replayed(const Attempt& attempt);
 void finish(Attempt& attempt, const Launch& launch);
+// Whether the run watched so far did nothing a second run would not repeat (every run that is
+// not a replay is watched, for launch/garbage_judgement.hpp too).
+bool repeatable();
+// While a launch runs again to judge its garbage reads: what it does is not watched, and what
+// kernel code prints is dropped.
+void pause_watch(bool paused);
 
 }  // namespace scanlab::sim::detail::launch_replay

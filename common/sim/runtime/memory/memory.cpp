@@ -71,6 +71,13 @@ void open_buffer(std::uintptr_t free_from, std::uintptr_t begin, std::size_t byt
   std::memset(reinterpret_cast<void*>(free_from), kUninitializedByte, end - free_from);
 }
 
+namespace {
+unsigned char shared_garbage = kUninitializedByte;  // set only between launches, by the launching thread
+}  // namespace
+
+unsigned char shared_garbage_byte() { return shared_garbage; }
+void set_shared_garbage_byte(unsigned char byte) { shared_garbage = byte; }
+
 void mark(std::uintptr_t begin, std::size_t bytes, Validity v) { std::memset(validity_of(begin), v, bytes); }
 
 void close_buffer(std::uintptr_t begin, std::size_t bytes) {

@@ -27,6 +27,11 @@ constexpr std::size_t kWindowBytes = kGuardBytes + kGlobalBytes + kSharedBytes +
 // Fresh device memory holds garbage on a GPU. Every new buffer, global or shared, is filled with
 // this byte, so that a kernel reading what nobody wrote computes something visibly wrong here too.
 constexpr unsigned char kUninitializedByte = 0xCD;
+// What a shared variable holds where no thread of its block wrote it: kUninitializedByte, except
+// while a launch runs again with other garbage (launch/garbage_judgement.hpp), to learn whether
+// the garbage its threads read reaches its results.
+unsigned char shared_garbage_byte();
+void set_shared_garbage_byte(unsigned char byte);
 
 // How buffers sit in device memory, global and shared alike: each starts at a multiple of its
 // alignment and is followed by a red zone that no other buffer takes, so that running off its

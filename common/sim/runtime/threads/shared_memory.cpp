@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 
 #include "base/device_limits.hpp"
@@ -40,6 +41,8 @@ void place(Arena& arena, const Variable& v) {
   const auto base = reinterpret_cast<std::uintptr_t>(arena.base);
   const std::size_t end = kSharedLayout.end(v.offset, v.bytes);
   memory::open_buffer(base + arena.used, base + v.offset, v.bytes, base + end);
+  if (memory::shared_garbage_byte() != memory::kUninitializedByte)
+    std::memset(reinterpret_cast<void*>(base + v.offset), memory::shared_garbage_byte(), v.bytes);
   arena.used = end;
   arena.variables.push_back(v);
 }

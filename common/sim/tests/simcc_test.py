@@ -3,8 +3,9 @@ spaces, -fopenmp through to the link, nvcc-only options ignored with a note that
 and a clear error for what it cannot take; a device function it does not provide is named at
 the program's line; Thrust's CUDA memory resources and par(allocator) build and run; host code
 skips the access hook only where it checks nothing (every hook call guarded, host accesses to
-device and managed memory still reported), with GCC or Clang as $CXX; a program run with SCANLAB_SIM_PAGE writes the page
-of its run, with the picture of each finding.
+device and managed memory still reported), with GCC or Clang as $CXX; a program run with
+SCANLAB_SIM_PAGE writes the page of its run, with the picture of each finding; a built-in
+variable read in host code is named at its line.
 
 Run: python3 common/sim/tests/simcc_test.py (ctest: sim-simcc)
 """
@@ -28,6 +29,22 @@ import nvcc_command_line as ncl  # noqa: E402
 from cu_rewrite import Source, keep_lines  # noqa: E402
 from device_pass import read_arch_conditionals  # noqa: E402
 from host_access_filter import applies, assemble_command, assembly_command, filter_assembly  # noqa: E402
+
+def marked_line(source: Path) -> int:
+    """The line of source marked `expect:`."""
+    return next(n for n, text in enumerate(source.read_text().splitlines(), 1) if "expect:" in text)
+
+
+def build_and_run(test: unittest.TestCase, source: Path, *options: str):
+    """Builds source with simcc (the build must succeed), runs it, and returns both results."""
+    with tempfile.TemporaryDirectory() as tmp:
+        program = Path(tmp) / "prog"
+        built = subprocess.run([sys.executable, str(SIMCC), *options, str(source), "-o", str(program)],
+                               capture_output=True, text=True)
+        test.assertEqual(built.returncode, 0, built.stderr)
+        ran = subprocess.run([str(program)], capture_output=True, text=True, timeout=120)
+    return built, ran
+
 
 GPU_ONLY_OPTIONS = ["-arch=sm_90", "-gencode", "arch=compute_90,code=sm_90", "--expt-relaxed-constexpr",
                     "--expt-extended-lambda", "-lineinfo", "-rdc=true", "-Xptxas", "-v", "-lcudart"]
@@ -197,16 +214,22 @@ class HostAccessFilterTest(unittest.TestCase):
         self.assertIn("4 errors, 0 warnings", ran.stderr)
 
 
+class BuiltinVariableTest(unittest.TestCase):
+    def test_a_built_in_variable_read_in_host_code_is_named_at_its_line(self):
+        source = HERE / "command_line" / "builtin_in_host_code.cu"
+        _, ran = build_and_run(self, source)
+        self.assertNotEqual(ran.returncode, 0)
+        self.assertIn("kernel saw a block of 32 threads", ran.stdout)
+        self.assertNotIn("host reads", ran.stdout)
+        self.assertIn("blockDim used outside a kernel", ran.stderr)
+        self.assertIn(f"use: {source}:{marked_line(source)} (in main)", ran.stderr)
+
+
 class ReportedFileTest(unittest.TestCase):
     def test_a_report_in_a_function_the_compiler_made_names_the_programs_file(self):
         source = HERE / "command_line" / "openmp_reads_device_memory.cu"
-        line = next(n for n, text in enumerate(source.read_text().splitlines(), 1) if "expect:" in text)
-        with tempfile.TemporaryDirectory() as tmp:
-            program = Path(tmp) / "prog"
-            built = subprocess.run([sys.executable, str(SIMCC), "-Xcompiler", "-fopenmp", str(source), "-o",
-                                    str(program)], capture_output=True, text=True)
-            self.assertEqual(built.returncode, 0, built.stderr)
-            ran = subprocess.run([str(program)], capture_output=True, text=True, timeout=120)
+        line = marked_line(source)
+        _, ran = build_and_run(self, source, "-Xcompiler", "-fopenmp")
         self.assertEqual(ran.returncode, 1, ran.stderr)
         self.assertIn(f"read: {source}:{line} (in main._omp_fn.0)", ran.stderr)
         self.assertNotIn("simcc-", ran.stderr)
@@ -289,13 +312,8 @@ class DevicePassTest(unittest.TestCase):
 
     def test_a_guarded_kernel_runs_and_the_specialization_is_used(self):
         source = HERE / "command_line" / "arch_guarded_kernel.cu"
-        line = next(n for n, text in enumerate(source.read_text().splitlines(), 1) if "expect:" in text)
-        with tempfile.TemporaryDirectory() as tmp:
-            program = Path(tmp) / "prog"
-            built = subprocess.run([sys.executable, str(SIMCC), str(source), "-o", str(program)],
-                                   capture_output=True, text=True)
-            self.assertEqual(built.returncode, 0, built.stderr)
-            ran = subprocess.run([str(program)], capture_output=True, text=True, timeout=120)
+        line = marked_line(source)
+        built, ran = build_and_run(self, source)
         # 0 + 1 + ... + 31 = 496, plus the mark of the sm_80 specialization.
         self.assertEqual((ran.returncode, ran.stdout), (0, "total 1496, host pass 1\n"), ran.stderr)
         warnings = [text for text in built.stderr.splitlines() if ": warning: " in text]

@@ -180,6 +180,30 @@ std::string format_index(uint3 v) {
   return "(" + std::to_string(v.x) + "," + std::to_string(v.y) + "," + std::to_string(v.z) + ")";
 }
 
+namespace {
+
+// The program's own file for a name addr2line gave. A rewritten .cu (cu_rewrite.py) starts with
+// the simulator's include and then `#line 1 "<the .cu>"`, so its code is the .cu's, line for
+// line. But where that .cu is file 1 of a DWARF 5 line table, addr2line (binutils 2.40) names it
+// by the unit's file 0, the rewritten copy: such a name is replaced by the directive's.
+std::string program_file(const std::string& named) {
+  static std::map<std::string, std::string> known;
+  if (auto it = known.find(named); it != known.end()) return it->second;
+  std::string file = named;
+  if (named.size() > 7 && named.compare(named.size() - 7, 7, ".cu.cpp") == 0)
+    if (FILE* f = std::fopen(named.c_str(), "r")) {
+      char first[4096] = {0}, second[4096] = {0};
+      if (std::fgets(first, sizeof first, f) && std::fgets(second, sizeof second, f) &&
+          std::strncmp(second, "#line 1 \"", 9) == 0)
+        if (const char* end = std::strrchr(second + 9, '"')) file.assign(static_cast<const char*>(second + 9), end);
+      std::fclose(f);
+    }
+  known.emplace(named, file);
+  return file;
+}
+
+}  // namespace
+
 SourceLocation locate(std::uintptr_t return_address) {
   std::lock_guard<std::mutex> lock(locate_mutex);
   static std::map<std::uintptr_t, SourceLocation> cache;
@@ -205,7 +229,7 @@ SourceLocation locate(std::uintptr_t return_address) {
         while (!pos.empty() && (pos.back() == '\n' || pos.back() == '\r')) pos.pop_back();
         if (auto d = pos.find(" (discriminator"); d != std::string::npos) pos.erase(d);
         if (auto colon = pos.rfind(':'); colon != std::string::npos && pos.substr(0, colon) != "??") {
-          where.file = pos.substr(0, colon);
+          where.file = program_file(pos.substr(0, colon));
           where.line = static_cast<unsigned>(std::strtoul(pos.c_str() + colon + 1, nullptr, 10));
         }
         where.function = fn;

@@ -21,10 +21,20 @@ inline const Coordinates& coords(const char* name, const char* file = __builtin_
   const Coordinates* c = current_coordinates;
   return c ? *c : coordinates_or_die(name, file, line);
 }
+// The variables themselves, by value, from the runtime, which is not instrumented: read in lab
+// code, each use would pass two loads (the pointer, then the field) through the simulator's
+// access hook, which has nothing to check in them, and a loop bounded by blockDim.x would pay
+// both at every iteration. Pure: a CUDA thread's coordinates never change while it runs, so the
+// compiler reads them once where nothing is stored in between. Outside a kernel they report the
+// line of the use (from the return address) and end the program.
+__attribute__((pure)) uint3 thread_idx();
+__attribute__((pure)) uint3 block_idx();
+__attribute__((pure)) dim3 block_dim();
+__attribute__((pure)) dim3 grid_dim();
 }  // namespace scanlab::sim::detail
 
-#define threadIdx (::scanlab::sim::detail::coords("threadIdx").thread_idx)
-#define blockIdx (::scanlab::sim::detail::coords("blockIdx").block_idx)
-#define blockDim (::scanlab::sim::detail::coords("blockDim").block_dim)
-#define gridDim (::scanlab::sim::detail::coords("gridDim").grid_dim)
+#define threadIdx (::scanlab::sim::detail::thread_idx())
+#define blockIdx (::scanlab::sim::detail::block_idx())
+#define blockDim (::scanlab::sim::detail::block_dim())
+#define gridDim (::scanlab::sim::detail::grid_dim())
 inline constexpr int warpSize = 32;

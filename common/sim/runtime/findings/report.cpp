@@ -194,7 +194,7 @@ std::string program_file(const std::string& named) {
     if (FILE* f = std::fopen(named.c_str(), "r")) {
       char first[4096] = {0}, second[4096] = {0};
       if (std::fgets(first, sizeof first, f) && std::fgets(second, sizeof second, f) &&
-          std::strncmp(second, "#line 1 \"", 9) == 0)
+          std::strcmp(first, "#include <scanlab/sim/cuda.hpp>\n") == 0 && std::strncmp(second, "#line 1 \"", 9) == 0)
         if (const char* end = std::strrchr(second + 9, '"')) file.assign(static_cast<const char*>(second + 9), end);
       std::fclose(f);
     }

@@ -169,7 +169,7 @@ bool admit_or_report_deadlock(Run& r, const Schedule& s, ReliedOnCoresidency& re
 }
 
 // Runs the launch from its first block to its end. A judging run (garbage_judgement.hpp) runs
-// it again only to compare what it leaves in device memory: it counts nothing and sets no error.
+// it again only to compare what it leaves in device memory: it adds nothing to the counters.
 void run_launch(Launch& launch, const Schedule& s, bool judging) {
   Random random(s.seed * 1000003u + launch.id);
   const std::vector<unsigned> order = dispatch_order(launch.block_count, s, random);
@@ -213,7 +213,7 @@ void judge_garbage_reads(const LaunchRequest& request, const Launch& first, cons
   if (judged) {
     const garbage_judgement::DeviceMemoryCopy after = garbage_judgement::DeviceMemoryCopy::take();
     before.restore();
-    Launch again = describe(request, first.id);
+    Launch again = describe(request, first.id);  // the same id: the same seed, so the same schedule
     mute_findings(true);
     launch_replay::pause_watch(true);
     memory::set_shared_garbage_byte(garbage_judgement::kOtherGarbageByte);

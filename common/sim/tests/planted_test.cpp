@@ -825,7 +825,14 @@ std::vector<PlantedCase> planted_cases() {
   PlantedCase stopped = bug("RaceThenEndlessLoopStoppedByTimeLimit", "race_then_loop", "race",
                             stderr_says({"scanlab-sim: stopped by SIGALRM while a kernel ran; what it had found"}));
   PlantedCase stopped_clean = clean("EndlessLoopStoppedByTimeLimit", "race_then_loop", true);
-  for (PlantedCase* c : {&stopped, &stopped_clean}) {
+  // The same for a read of shared memory nothing wrote, which waits for the launch's end to be
+  // judged: printed, and said to be unjudged.
+  PlantedCase garbage_stopped = bug("GarbageReadThenEndlessLoopStoppedByTimeLimit", "garbage_then_loop",
+                                    "uninitialized-read",
+                                    stderr_says({"of shared memory that nothing wrote", "shared variable 'partial'",
+                                                 "not judged: the program was stopped before the launch ended"}));
+  PlantedCase garbage_stopped_clean = clean("EndlessLoopAfterFullTileStoppedByTimeLimit", "garbage_then_loop", true);
+  for (PlantedCase* c : {&stopped, &stopped_clean, &garbage_stopped, &garbage_stopped_clean}) {
     c->signal = SIGALRM;
     c->time_limit_s = 3;
     cases.push_back(*c);

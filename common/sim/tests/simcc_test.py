@@ -225,6 +225,40 @@ class BuiltinVariableTest(unittest.TestCase):
         self.assertIn(f"use: {source}:{marked_line(source)} (in main)", ran.stderr)
 
 
+class SpilledChecksTest(unittest.TestCase):
+    """Checks kept in a file (SCANLAB_SIM_SPILL=always) find what checks in memory find."""
+
+    def test_a_buffers_checks_in_a_file_report_the_same_and_go_when_it_is_freed(self):
+        source = HERE / "command_line" / "spilled_checks.cu"
+        lines = {text.split("expect:")[1].strip(): n
+                 for n, text in enumerate(source.read_text().splitlines(), 1) if "expect:" in text}
+        with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory(dir="/var/tmp") as spill_dir:
+            program = Path(tmp) / "prog"
+            built = subprocess.run([sys.executable, str(SIMCC), str(source), "-o", str(program)],
+                                   capture_output=True, text=True)
+            self.assertEqual(built.returncode, 0, built.stderr)
+            runs = {}
+            for policy in ("always", "never"):
+                env = dict(os.environ, SCANLAB_SIM_SPILL=policy, SCANLAB_SIM_SPILL_DIR=spill_dir)
+                runs[policy] = subprocess.run([str(program), spill_dir], capture_output=True, text=True,
+                                              timeout=120, env=env)
+            self.assertEqual(os.listdir(spill_dir), [], "the file of checks has no name")
+        spilled, in_memory = runs["always"], runs["never"]
+        self.assertEqual(spilled.returncode, 1, spilled.stderr)
+        self.assertIn("mappings while the buffers live: 1\n", spilled.stdout)
+        self.assertIn("mappings after cudaFree: 0\n", spilled.stdout)
+        self.assertIn("wrong elements of the new buffer: 0\n", spilled.stdout)
+        note, _, findings = spilled.stderr.partition("\n")
+        self.assertIn(f"are kept in a file in {spill_dir}", note)
+        self.assertIn(f"data race (read-after-write) on global memory\n  write: {source}:{lines['write']} ", findings)
+        self.assertIn(f"  read:  {source}:{lines['race']} ", findings)
+        self.assertIn(f"that nothing wrote\n  read: {source}:{lines['unwritten']} ", findings)
+        self.assertIn("3 errors, 0 warnings", findings)
+        # The same reports, word for word, with the checks in memory (and no file mapped).
+        self.assertEqual(in_memory.stderr, findings)
+        self.assertIn("mappings while the buffers live: 0\n", in_memory.stdout)
+
+
 class ReportedFileTest(unittest.TestCase):
     def test_a_report_in_a_function_the_compiler_made_names_the_programs_file(self):
         source = HERE / "command_line" / "openmp_reads_device_memory.cu"

@@ -183,8 +183,11 @@ void report_never_written(Thread* t, std::uintptr_t address, std::size_t bytes, 
   if (hold) {
     std::lock_guard<std::mutex> lock(held_mutex);
     HeldRead& held = held_reads[held_key(where, pc)];
-    if (held.finding.parties.empty() || t->block->linear < held.block)
+    if (held.finding.parties.empty() || t->block->linear < held.block) {
+      printed(held.kept);
       held = HeldRead{std::move(f), where, pc, t->block->linear};
+      held.kept = keep_unjudged_until_printed(held);
+    }
     return;
   }
   report(f);
@@ -216,6 +219,13 @@ std::vector<HeldRead> take_held_garbage_reads() {
   for (auto& [place, read] : held_reads) reads.push_back(std::move(read));
   held_reads.clear();
   return reads;
+}
+
+KeptText* keep_unjudged_until_printed(const HeldRead& read) {
+  Finding unjudged = read.finding;
+  unjudged.details.push_back("not judged: the program was stopped before the launch ended, so whether the garbage "
+                             "reaches the kernel's results is not known");
+  return keep_until_printed(unjudged);
 }
 
 void report_held_read(const HeldRead& read) {

@@ -46,7 +46,10 @@ struct HeldRead {
   SourceLocation where;
   std::uintptr_t pc = 0;
   unsigned block = 0;
+  KeptText* kept = nullptr;  // what a time limit's signal prints while the launch runs
 };
+// The text a time limit's signal prints for a held read, which the launch's end never judged.
+KeptText* keep_unjudged_until_printed(const HeldRead& read);
 void hold_shared_garbage_reads(bool hold);
 std::vector<HeldRead> take_held_garbage_reads();  // in the order of their lines
 // Reports a held read, once per line as any never-written read is.

@@ -206,11 +206,14 @@ void run_launch(Launch& launch, const Schedule& s, bool judging) {
 void judge_garbage_reads(const LaunchRequest& request, const Launch& first, const Schedule& s,
                          const garbage_judgement::DeviceMemoryCopy& before) {
   memory_check::hold_shared_garbage_reads(false);
-  const std::vector<memory_check::HeldRead> reads = memory_check::take_held_garbage_reads();
+  std::vector<memory_check::HeldRead> reads = memory_check::take_held_garbage_reads();
   if (reads.empty()) return;
   const bool judged = before.taken() && !first.aborted && first.error == cudaSuccess && launch_replay::repeatable();
   bool reaches = true;
   if (judged) {
+    // The first run's end let go of their texts; a signal during the second run prints them
+    // (its end lets go of them again).
+    for (memory_check::HeldRead& read : reads) read.kept = memory_check::keep_unjudged_until_printed(read);
     const garbage_judgement::DeviceMemoryCopy after = garbage_judgement::DeviceMemoryCopy::take();
     before.restore();
     Launch again = describe(request, first.id);  // the same id: the same seed, so the same schedule

@@ -7,6 +7,7 @@
 
 #include "memory/memory.hpp"
 #include "memory/race_shadow.hpp"
+#include "memory/spilled_checks.hpp"
 
 namespace scanlab::sim::detail::global_memory {
 namespace {
@@ -20,6 +21,7 @@ struct Allocation {
   std::size_t bytes = 0;
   Site site;
   bool freed = false;
+  bool checks_in_memory = true;  // else in the file of spilled checks (memory/spilled_checks.hpp)
 };
 
 std::mutex allocation_mutex;
@@ -42,6 +44,12 @@ std::size_t in_use = 0;
 // next buffer may start. An empty buffer takes a byte, so that every cudaMalloc has its own address.
 std::size_t footprint(std::size_t bytes) {
   return kGlobalLayout.start(kGlobalLayout.end(0, std::max<std::size_t>(bytes, 1)));
+}
+
+// The checks a span of the global range takes: a byte of the byte map and a quarter of a race
+// shadow cell for each byte (a second reader's array is taken only where a word has one).
+std::size_t check_bytes(std::size_t span) {
+  return span + span / race_detector::kGranule * sizeof(race_detector::GlobalCell);
 }
 
 // The allocation a global address is in or next to, or null: for readable reports.
@@ -75,11 +83,17 @@ void* allocate(std::size_t bytes, Site site, Contents contents) {
     bump += span;
   }
   std::uintptr_t begin = regions.global_begin + offset;
+  // Before the byte map is written: a spilled buffer's is written into the file.
+  const bool spill = memory::spill::decide(check_bytes(span), site);
+  if (spill) {
+    memory::spill::move_to_file(memory::validity_of(begin), span);
+    race_detector::move_shadow_to_file(begin, span);
+  }
   memory::open_buffer(begin, begin, bytes, begin + span,
                       contents == Contents::unwritten ? memory::kUnwritten : memory::kLive);
   // Forget the freed buffers this one now covers, so lookups find the live one.
   allocations().erase(allocations().lower_bound(begin), allocations().lower_bound(begin + span));
-  allocations().emplace(begin, Allocation{begin, bytes, site, false});
+  allocations().emplace(begin, Allocation{begin, bytes, site, false, !spill});
   in_use += bytes;
   return reinterpret_cast<void*>(begin);
 }
@@ -96,7 +110,11 @@ FreeResult deallocate(void* p) {
   const std::size_t offset = a - regions.global_begin;
   const std::size_t span = footprint(alloc.bytes);
   memory::close_buffer(a, alloc.bytes);
-  race_detector::forget_range(a, alloc.bytes);
+  race_detector::forget_range(a, span);
+  if (alloc.checks_in_memory)
+    memory::spill::forget_in_memory(check_bytes(span));
+  else
+    memory::spill::bring_back(memory::validity_of(a), span);
   in_use -= alloc.bytes;
   // Return the range, merging with free neighbours so large buffers can be reused.
   auto next = free_ranges().lower_bound(offset);

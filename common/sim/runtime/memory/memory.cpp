@@ -1,4 +1,5 @@
 #include "memory/memory.hpp"
+#include "memory/spilled_checks.hpp"
 
 #include <sys/mman.h>
 
@@ -51,11 +52,10 @@ void prefer_huge_pages(void* begin, std::size_t bytes) {
 }
 
 void release_whole_pages(void* begin, std::size_t bytes) {
-  constexpr std::uintptr_t kPage = 4096;
-  const auto b = reinterpret_cast<std::uintptr_t>(begin);
-  const std::uintptr_t first = (b + kPage - 1) & ~(kPage - 1);
-  const std::uintptr_t last = (b + bytes) & ~(kPage - 1);
-  if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
+  const auto [first, last] = whole_pages(begin, bytes);
+  if (last <= first) return;
+  madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
+  spill::zero_in_file(reinterpret_cast<void*>(first), last - first);  // MADV_DONTNEED leaves a file's pages as they were
 }
 
 unsigned char* shared_arena(unsigned slot) {

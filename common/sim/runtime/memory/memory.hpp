@@ -119,6 +119,15 @@ void prefer_huge_pages(void* begin, std::size_t bytes);
 // touched again. What a freed buffer leaves (its bytes, byte map and race shadow) is released so:
 // a program that frees and allocates ever larger buffers does not keep every size's shadow.
 void release_whole_pages(void* begin, std::size_t bytes);
+// The whole 4 KiB pages inside [begin, begin+bytes): [first, last), none where last <= first.
+struct WholePages {
+  std::uintptr_t first, last;
+};
+inline WholePages whole_pages(const void* begin, std::size_t bytes) {
+  constexpr std::uintptr_t kPage = 4096;
+  const auto b = reinterpret_cast<std::uintptr_t>(begin);
+  return WholePages{(b + kPage - 1) & ~(kPage - 1), (b + bytes) & ~(kPage - 1)};
+}
 
 // The shared memory arena of a resident slot.
 unsigned char* shared_arena(unsigned slot);

@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 
 #include "memory/memory.hpp"
+#include "memory/spilled_checks.hpp"
 
 namespace scanlab::sim::detail::race_detector {
 
@@ -30,7 +31,7 @@ T* reserve_cells(std::size_t count) {
 }
 }  // namespace
 
-void begin_launch_shadow(std::uint32_t launch_id) {
+void reserve_shadow() {
   static std::once_flag shadow_reserved;
   std::call_once(shadow_reserved, [] {
     global_shadow = reserve_cells<GlobalCell>(memory::kGlobalBytes / kGranule);
@@ -38,13 +39,25 @@ void begin_launch_shadow(std::uint32_t launch_id) {
     memory::prefer_huge_pages(global_shadow, memory::kGlobalBytes / kGranule * sizeof(GlobalCell));
     shared_shadow = reserve_cells<Cell<true>>(memory::kSharedBytes / kGranule);
   });
+}
+
+void begin_launch_shadow(std::uint32_t launch_id) {
+  reserve_shadow();
   if (!segments.begin_launch()) {
     // Segment numbers start over: forget every record of global memory (all of earlier launches,
-    // so ordered before this one, as no record is).
-    madvise(global_shadow, memory::kGlobalBytes / kGranule * sizeof(GlobalCell), MADV_DONTNEED);
-    madvise(second_readers, memory::kGlobalBytes / kGranule * sizeof(std::uint64_t), MADV_DONTNEED);
+    // so ordered before this one, as no record is), in memory and in a file of spilled checks.
+    memory::release_whole_pages(global_shadow, memory::kGlobalBytes / kGranule * sizeof(GlobalCell));
+    memory::release_whole_pages(second_readers, memory::kGlobalBytes / kGranule * sizeof(std::uint64_t));
   }
   current_launch = launch_id;
+}
+
+void move_shadow_to_file(std::uintptr_t begin, std::size_t bytes) {
+  reserve_shadow();
+  const std::size_t first = (begin - memory::regions.global_begin) / kGranule;
+  const std::size_t count = bytes / kGranule;
+  memory::spill::move_to_file(&global_shadow[first], count * sizeof(GlobalCell));
+  memory::spill::move_to_file(&second_readers[first], count * sizeof(std::uint64_t));
 }
 
 void forget_shared_records() {
@@ -57,6 +70,8 @@ void forget_range(std::uintptr_t begin, std::size_t bytes) {
   const std::size_t count = bytes / kGranule;
   memory::release_whole_pages(&global_shadow[first], count * sizeof(GlobalCell));
   memory::release_whole_pages(&second_readers[first], count * sizeof(std::uint64_t));
+  memory::spill::bring_back(&global_shadow[first], count * sizeof(GlobalCell));
+  memory::spill::bring_back(&second_readers[first], count * sizeof(std::uint64_t));
 }
 
 }  // namespace scanlab::sim::detail::race_detector

@@ -110,6 +110,10 @@ bool decide(std::size_t check_bytes, const Site& site) {
     case Policy::always: spill = true; break;
     case Policy::never: spill = false; break;
     case Policy::automatic: {
+      // A small buffer's checks always stay: they cannot matter, and /proc/meminfo is read only
+      // for the buffers that might.
+      constexpr std::size_t kTooSmallToSpill = std::size_t{64} << 20;
+      if (check_bytes < kTooSmallToSpill) break;
       const std::size_t available = available_memory();
       spill = available && in_memory + check_bytes > available / 2;
       break;

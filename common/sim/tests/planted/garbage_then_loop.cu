@@ -19,13 +19,7 @@ __global__ void garbage_then_loop(const int* in, int* out) {
 #endif
   __syncthreads();
   out[i] = partial[i ^ 1];  // expect: uninitialized-read
-  if (i == 0) {
-    volatile int* turn = &iterations;  // a volatile access gives the other threads a turn first
-    for (int k = 0;; ++k) {
-      out[0] = k;  // a store every turn: progress, so the phase never ends
-      *turn = k;
-    }
-  }
+  if (i == 0) planted::store_forever(&out[0], &iterations);
 }
 
 int main() {

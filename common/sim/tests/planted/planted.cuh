@@ -113,6 +113,16 @@ int check_tile_sums(unsigned n, unsigned tile, Launch launch) {
   return compare(expected, out.to_host());
 }
 
+// The programs a time limit stops: never returns. It stores to `out` every turn (progress, so the
+// phase never ends, as a loop whose bound was read out of bounds may), and its volatile access to
+// `turn` gives the other threads a turn first.
+__device__ inline void store_forever(int* out, volatile int* turn) {
+  for (int k = 0;; ++k) {
+    *out = k;
+    *turn = k;
+  }
+}
+
 // An optional positive integer argument, e.g. the threads per block.
 inline unsigned argument(int argc, char** argv, int index, unsigned fallback) {
   if (argc <= index) return fallback;

@@ -115,7 +115,9 @@ bool decide(std::size_t check_bytes, const Site& site) {
       constexpr std::size_t kTooSmallToSpill = std::size_t{64} << 20;
       if (check_bytes < kTooSmallToSpill) break;
       const std::size_t available = available_memory();
-      spill = available && in_memory + check_bytes > available / 2;
+      // A third: the program's data and host arrays (often as large as its buffers again), and
+      // the pages of spilled checks the system holds, need the rest.
+      spill = available && in_memory + check_bytes > available / 3;
       break;
     }
   }

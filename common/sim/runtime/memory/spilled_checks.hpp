@@ -8,9 +8,9 @@
 // the pages out and reads them back as memory runs short. Kernels sweep their buffers in order,
 // so what the checks touch at any moment stays small.
 //
-// A buffer spills when the checks of the buffers already in memory and its own would pass half
-// the memory the system has available when it is allocated. SCANLAB_SIM_SPILL=always spills
-// every buffer's checks (tests use it), =never none. The file is made in SCANLAB_SIM_SPILL_DIR,
+// A buffer spills when the checks of the buffers already in memory and its own would pass a
+// third of the memory the system has available when it is allocated. SCANLAB_SIM_SPILL=always
+// spills every buffer's checks (tests use it), =never none. The file is made in SCANLAB_SIM_SPILL_DIR,
 // else $TMPDIR, else /var/tmp, else /tmp: the first that is not memory itself (tmpfs) and where
 // an unnamed file can be made. It has no name, so it is gone when the program ends, however it ends.
 #pragma once

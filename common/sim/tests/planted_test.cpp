@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <functional>
 #include <map>
@@ -349,6 +350,21 @@ PartyCheck fix_names(std::string barrier, std::string wrong, PartyCheck also = {
   };
 }
 
+// Where a report's two threads share a warp but its fix asks for __syncthreads(), the fix names
+// two threads of different warps that race at the same lines: "thread (x,0,0) and thread (y,0,0)".
+void fix_shows_threads_of_two_warps(const Outcome& o) {
+  for (const JsonReport& r : o.reports) {
+    ASSERT_EQ(r.parties.size(), 2u);
+    ASSERT_TRUE(r.parties[0].thread && r.parties[1].thread);
+    if ((*r.parties[0].thread)[0] / 32 != (*r.parties[1].thread)[0] / 32) continue;
+    unsigned a = 0, b = 0;
+    const std::size_t at = r.fix.find("(thread (");
+    ASSERT_NE(at, std::string::npos) << r.fix;
+    ASSERT_EQ(std::sscanf(r.fix.c_str() + at, "(thread (%u,0,0) and thread (%u,0,0), for one)", &a, &b), 2) << r.fix;
+    EXPECT_NE(a / 32, b / 32) << r.fix;
+  }
+}
+
 // The last report names `barrier` as its fix: the one that corrects what an earlier run advised.
 PartyCheck last_fix_names(std::string barrier, PartyCheck also = {}) {
   return [barrier, also](const Outcome& o) {
@@ -380,7 +396,10 @@ std::vector<PlantedCase> planted_cases() {
     const bool one_warp = std::string(threads) == "32";
     cases.push_back(with_args(bug(std::string("KoggeStoneMissingBarrier") + threads, "kogge_stone_inplace", "race",
                                   one_warp ? fix_names("__syncwarp()", "__syncthreads()", threads_a_stride_apart)
-                                           : fix_names("__syncthreads()", "__syncwarp()", threads_a_stride_apart)),
+                                           : fix_names("__syncthreads()", "__syncwarp()", [](const Outcome& o) {
+                                               threads_a_stride_apart(o);
+                                               fix_shows_threads_of_two_warps(o);
+                                             })),
                               {threads}));
     cases.push_back(with_args(clean(std::string("KoggeStoneFixed") + threads, "kogge_stone_inplace", true), {threads}));
   }
@@ -832,7 +851,16 @@ std::vector<PlantedCase> planted_cases() {
                                     stderr_says({"of shared memory that nothing wrote", "shared variable 'partial'",
                                                  "not judged: the program was stopped before the launch ended"}));
   PlantedCase garbage_stopped_clean = clean("EndlessLoopAfterFullTileStoppedByTimeLimit", "garbage_then_loop", true);
-  for (PlantedCase* c : {&stopped, &stopped_clean, &garbage_stopped, &garbage_stopped_clean}) {
+  // Stopped in a later launch, after the race was printed at the first one's end: the notice
+  // says there is nothing beyond it, not that nothing was found.
+  PlantedCase stopped_later = bug("RacePrintedThenEndlessSecondLaunchStoppedByTimeLimit", "race_then_loop", "race",
+                                  stderr_says({"scanlab-sim: stopped by SIGALRM while a kernel ran; it had found "
+                                               "nothing beyond the findings above"}));
+  stopped_later.args = {"second-launch"};
+  PlantedCase stopped_later_clean = clean("EndlessSecondLaunchStoppedByTimeLimit", "race_then_loop", true);
+  stopped_later_clean.args = {"second-launch"};
+  for (PlantedCase* c : {&stopped, &stopped_clean, &garbage_stopped, &garbage_stopped_clean, &stopped_later,
+                         &stopped_later_clean}) {
     c->signal = SIGALRM;
     c->time_limit_s = 3;
     cases.push_back(*c);
@@ -864,6 +892,12 @@ std::vector<PlantedCase> planted_cases() {
   repeated.stdout_contains = "hello from the kernel\nhello from the kernel\nhello from the kernel\nevery launch had its effect";
   repeated.stderr_note = "scanlab-sim: note: 8 kernel launches repeated an earlier one exactly";
   cases.push_back(repeated);
+  // A kernel with a race, launched ten times: reported once, and replayed from the third launch.
+  cases.push_back(bug("RepeatedRacingLaunchesReportedOnceThenReplayed", "repeated_racing_launches", "race",
+                      stderr_says({"scanlab-sim: note: 8 kernel launches repeated an earlier one exactly"})));
+  PlantedCase repeated_fixed = clean("RepeatedLaunchesOfTheFixedKernelReplayed", "repeated_racing_launches", true);
+  repeated_fixed.stderr_note = "scanlab-sim: note: 8 kernel launches repeated an earlier one exactly";
+  cases.push_back(repeated_fixed);
   repeated.name = "RepeatedLaunchesAllRunWithReplayOff";
   repeated.stderr_note.clear();
   cases.push_back(with_env(repeated, {{"SCANLAB_SIM_REPLAY", "off"}}));

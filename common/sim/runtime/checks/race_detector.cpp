@@ -75,11 +75,12 @@ bool same_epoch(const GlobalRecord& r, const GlobalRecord& c) {
 // every thread of a block reads (a carry, a total) is then written once, not by every thread,
 // which on several cores would pass the cache line from core to core for every read.
 template <bool Shared>
-bool stands_for(const AccessRecord<Shared>& r, const AccessRecord<Shared>& c) {
+__attribute__((always_inline)) inline bool stands_for(const AccessRecord<Shared>& r, const AccessRecord<Shared>& c) {
   return same_epoch(r, c) && r.pc == c.pc && r.by.flags() == c.by.flags() && (r.by.mask() & c.by.mask()) == c.by.mask();
 }
 template <bool Shared>
-bool covered(const AccessRecord<Shared>& r0, const AccessRecord<Shared>& r1, const AccessRecord<Shared>& c) {
+__attribute__((always_inline)) inline bool covered(const AccessRecord<Shared>& r0, const AccessRecord<Shared>& r1,
+                                                   const AccessRecord<Shared>& c) {
   return stands_for<Shared>(r0, c) && stands_for<Shared>(r1, c) && r0.by.thread() / kWarpSize != r1.by.thread() / kWarpSize;
 }
 
@@ -313,12 +314,6 @@ __attribute__((noinline)) void check_global_granule(std::uintptr_t granule, Thre
   pack_cell(granule, cell);
 }
 
-// A read while the cell's first reader may conflict with it: it takes the second place, unless
-// the two readers there stand for it (see covered()).
-__attribute__((noinline)) void remember_second_reader(Cell<true>& cell, Thread* t, std::uint32_t pc_id, Accessor by) {
-  const SharedRecord c = shared_record(t, pc_id, by);
-  if (!covered<true>(cell.read[0], cell.read[1], c)) put(cell.read[1], c);
-}
 
 // The common case, a plain aligned 4-byte access: unless its cell holds an access that may
 // conflict with it, only its record is written (what check_cell would do); otherwise check_cell
@@ -335,7 +330,11 @@ void check_shared_word(Cell<true>& cell, Thread* t, const SharedRecord c, std::u
   }
   // A reader that may not conflict is replaceable (see check_cell).
   if (!may_conflict(cell.read[0], c)) return put(cell.read[0], c);
-  return remember_second_reader(cell, t, c.pc, c.by);
+  // Otherwise it takes the second place, unless the two readers there stand for it: the common
+  // case of a word that every thread of a block reads in turn (a loop over a shared array, as in
+  // a rank sort), decided here with no call and nothing written.
+  if (covered<true>(cell.read[0], cell.read[1], c)) return;
+  put(cell.read[1], c);
 }
 // The same for global memory, on the packed cell; every other case is check_cell's.
 void check_global_word(GlobalCell& cell, std::uintptr_t granule, Thread* t, std::uint32_t pc_id, Accessor by,

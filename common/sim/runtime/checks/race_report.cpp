@@ -26,7 +26,9 @@ const char* role_of(std::uint8_t flags) {
 // the lanes of one warp, so it is the fix only while every race between the two lines stays
 // inside one warp; widen_fix() corrects a finding that a later race between other warps proves
 // wrong. A block that syncs tiles of several warps needs its sync() reached by both threads.
-std::string fix_within_block(bool one_warp, bool uses_tiles) {
+// `across_warps` names two threads of different warps that race at the same lines, where the
+// finding's own pair shares a warp (widen_fix): the fix then says why a warp's sync is not enough.
+std::string fix_within_block(bool one_warp, bool uses_tiles, const std::string& across_warps = {}) {
   if (one_warp)
     return "the racing threads share a warp, but warps do not run in lockstep: put __syncwarp() between the "
            "two accesses";
@@ -34,8 +36,9 @@ std::string fix_within_block(bool one_warp, bool uses_tiles) {
     return "the sync() of a tile of several warps orders only the threads of its own tile, and only when both "
            "threads pass it between the accesses: put __syncthreads() (or block.sync()) between the two accesses, "
            "reached by every thread of the block";
-  return "these two lines race between threads of different warps: put __syncthreads() between the two "
-         "accesses, reached by every thread of the block";
+  const std::string example = across_warps.empty() ? "" : " too (" + across_warps + ", for one)";
+  return "these two lines race between threads of different warps" + example +
+         ": put __syncthreads() between the two accesses, reached by every thread of the block";
 }
 
 // The size of the smallest tile of fewer than 32 threads that the block made (BlockClocks::
@@ -214,8 +217,12 @@ bool widen_fix(const RaceSide& earlier, const Thread* t, std::uintptr_t pc) {
   // A block's findings wait until its phase ends, so the races of one barrier interval between
   // the same two lines usually correct the finding before anyone reads it.
   Finding* waiting = waiting_finding(ReportKind::race, earlier.pc, pc);
-  if (waiting && waiting->fix_scope != FixScope::none) {  // none: a block's own flag (tell_own_flag)
-    waiting->fix = fix_within_block(false, t->block->race.tile_clocks != nullptr);
+  // Only a warp's fix needs widening (none is a block's own flag, tell_own_flag; block is wide).
+  if (waiting && waiting->fix_scope == FixScope::warp) {
+    const Launch& launch = *t->block->launch;
+    const std::string across_warps = "thread " + format_index(unflatten(earlier.thread, launch.block)) +
+                                     " and thread " + format_index(unflatten(t->linear, launch.block));
+    waiting->fix = fix_within_block(false, t->block->race.tile_clocks != nullptr, across_warps);
     waiting->fix_scope = FixScope::block;
   }
   std::lock_guard<std::mutex> lock(warp_fixed_mutex);

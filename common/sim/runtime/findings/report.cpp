@@ -508,7 +508,13 @@ void on_time_limit(int sig) {
       at += entry_size(length);
     }
     if (json >= 0) ::close(json);
-    if (!any && launch_running.load(std::memory_order_acquire))
+    // What was printed before (at earlier phases' or launches' ends) is not repeated; the notice
+    // says whether there was any, so that "nothing" is not read as taking it back.
+    const bool printed_before = __atomic_load_n(&errors_reported, __ATOMIC_RELAXED) +
+                                    __atomic_load_n(&warnings_reported, __ATOMIC_RELAXED) > 0;
+    if (!any && launch_running.load(std::memory_order_acquire) && printed_before)
+      stop_notice(sig, " while a kernel ran; it had found nothing beyond the findings above\n");
+    else if (!any && launch_running.load(std::memory_order_acquire))
       stop_notice(sig, " while a kernel ran; it had found nothing so far\n");
     else if (!any)
       stop_notice(sig, " in host code, while no kernel ran; its kernels' findings were printed as each ended\n");

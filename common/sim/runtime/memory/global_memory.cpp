@@ -84,16 +84,21 @@ void* allocate(std::size_t bytes, Site site, Contents contents) {
   }
   std::uintptr_t begin = regions.global_begin + offset;
   // Before the byte map is written: a spilled buffer's is written into the file.
-  const bool spill = memory::spill::decide(check_bytes(span), site);
-  if (spill) {
-    memory::spill::move_to_file(memory::validity_of(begin), span);
-    race_detector::move_shadow_to_file(begin, span);
+  bool spilled = memory::spill::decide(check_bytes(span), site);
+  if (spilled) {
+    const bool byte_map_moved = memory::spill::move_to_file(memory::validity_of(begin), span);
+    const bool shadow_moved = race_detector::move_shadow_to_file(begin, span);
+    if (!byte_map_moved || !shadow_moved) {
+      // What did move goes back at cudaFree (bring_back finds it); the rest is memory's.
+      memory::spill::count_in_memory(check_bytes(span));
+      spilled = false;
+    }
   }
   memory::open_buffer(begin, begin, bytes, begin + span,
                       contents == Contents::unwritten ? memory::kUnwritten : memory::kLive);
   // Forget the freed buffers this one now covers, so lookups find the live one.
   allocations().erase(allocations().lower_bound(begin), allocations().lower_bound(begin + span));
-  allocations().emplace(begin, Allocation{begin, bytes, site, false, !spill});
+  allocations().emplace(begin, Allocation{begin, bytes, site, false, !spilled});
   in_use += bytes;
   return reinterpret_cast<void*>(begin);
 }
@@ -111,10 +116,8 @@ FreeResult deallocate(void* p) {
   const std::size_t span = footprint(alloc.bytes);
   memory::close_buffer(a, alloc.bytes);
   race_detector::forget_range(a, span);
-  if (alloc.checks_in_memory)
-    memory::spill::forget_in_memory(check_bytes(span));
-  else
-    memory::spill::bring_back(memory::validity_of(a), span);
+  if (alloc.checks_in_memory) memory::spill::forget_in_memory(check_bytes(span));
+  memory::spill::bring_back(memory::validity_of(a), span);  // nothing to do where none of it moved
   in_use -= alloc.bytes;
   // Return the range, merging with free neighbours so large buffers can be reused.
   auto next = free_ranges().lower_bound(offset);

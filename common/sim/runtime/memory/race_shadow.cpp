@@ -52,12 +52,12 @@ void begin_launch_shadow(std::uint32_t launch_id) {
   current_launch = launch_id;
 }
 
-void move_shadow_to_file(std::uintptr_t begin, std::size_t bytes) {
+bool move_shadow_to_file(std::uintptr_t begin, std::size_t bytes) {
   reserve_shadow();
   const std::size_t first = (begin - memory::regions.global_begin) / kGranule;
   const std::size_t count = bytes / kGranule;
-  memory::spill::move_to_file(&global_shadow[first], count * sizeof(GlobalCell));
-  memory::spill::move_to_file(&second_readers[first], count * sizeof(std::uint64_t));
+  const bool cells_moved = memory::spill::move_to_file(&global_shadow[first], count * sizeof(GlobalCell));
+  return memory::spill::move_to_file(&second_readers[first], count * sizeof(std::uint64_t)) && cells_moved;
 }
 
 void forget_shared_records() {

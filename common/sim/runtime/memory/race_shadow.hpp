@@ -306,8 +306,8 @@ void reserve_shadow();
 // The shadow exists from the first launch on; a launch forgets the segments of the last one.
 void begin_launch_shadow(std::uint32_t launch_id);
 // The shadow cells of a new buffer's range are kept in the file of spilled checks
-// (memory/spilled_checks.hpp).
-void move_shadow_to_file(std::uintptr_t begin, std::size_t bytes);
+// (memory/spilled_checks.hpp); false where some of them could not be moved and stay in memory.
+bool move_shadow_to_file(std::uintptr_t begin, std::size_t bytes);
 // Block runs are numbered afresh: every shared-memory record is forgotten.
 void forget_shared_records();
 // A freed global buffer: its records are dropped and their pages given back (a file's too).

@@ -28,7 +28,7 @@ Policy policy() {
     const char* v = std::getenv("SCANLAB_SIM_SPILL");
     if (!v || !*v || std::strcmp(v, "auto") == 0) return Policy::automatic;
     if (std::strcmp(v, "always") == 0) return Policy::always;
-    if (std::strcmp(v, "never") == 0 || std::strcmp(v, "off") == 0 || std::strcmp(v, "0") == 0) return Policy::never;
+    if (std::strcmp(v, "never") == 0) return Policy::never;
     std::fprintf(stderr, "scanlab-sim: SCANLAB_SIM_SPILL=%s: expected auto, always or never\n", v);
     std::exit(2);
   }();
@@ -140,6 +140,11 @@ bool decide(std::size_t check_bytes, const Site& site) {
                  site.file ? site.file : "?", site.line, gib(check_bytes), file_dir.c_str());
   }
   return true;
+}
+
+void count_in_memory(std::size_t check_bytes) {
+  std::lock_guard<std::mutex> lock(mutex);
+  in_memory += check_bytes;
 }
 
 void forget_in_memory(std::size_t check_bytes) {

@@ -25,6 +25,9 @@ namespace scanlab::sim::detail::memory::spill {
 // them as held in memory when not. `site` names the buffer in the one note a run prints when its
 // checks first spill.
 bool decide(std::size_t check_bytes, const Site& site);
+// A buffer that was to spill stayed in memory, all or part, for a move below failed: its checks
+// count as held in memory.
+void count_in_memory(std::size_t check_bytes);
 // A buffer whose checks stayed in memory was freed: they no longer count.
 void forget_in_memory(std::size_t check_bytes);
 

@@ -91,6 +91,17 @@ def reused_prebuilt(build_root: Path, args: argparse.Namespace, labs: list) -> l
     return [f"SCANLAB_PREBUILT_DIR={folder}"]
 
 
+def prebuilt_from_environment(args: argparse.Namespace) -> list[str]:
+    """The CMake define that makes a submission's build import the build tree named by
+    SCANLAB_PREBUILT_DIR (any configured and built tree of this kit and backend: the kit's own
+    `cmake --build` tree, or a BUILD_ROOT/prebuilt of `grade --prepare`), unless --cmake-define
+    names one already."""
+    folder = os.environ.get("SCANLAB_PREBUILT_DIR", "").strip()
+    if not folder or any(d.startswith("SCANLAB_PREBUILT_DIR=") for d in args.cmake_define):
+        return []
+    return [f"SCANLAB_PREBUILT_DIR={Path(folder).resolve()}"]
+
+
 def main(args: argparse.Namespace) -> int:
     args.jobs = args.jobs or os.cpu_count() or 2
     started = time.monotonic()
@@ -102,6 +113,11 @@ def main(args: argparse.Namespace) -> int:
         return 2
     if args.prepare:
         return prepare(args, labs if args.labs else list(labs_all.values()))
+    unknown = [c for c in args.checks if not any(c == check.id for lab in labs for check in lab.checks)]
+    if unknown:
+        print(f"grade: no check {', '.join(unknown)} in lab {', '.join(l.number for l in labs)}; the checks are: "
+              + ", ".join(sorted({check.id for lab in labs for check in lab.checks})), file=sys.stderr)
+        return 2
     original = _resolve_submission(args.submission)
     if not original.is_dir():
         print(f"grade: submission directory {original} does not exist", file=sys.stderr)
@@ -118,6 +134,8 @@ def main(args: argparse.Namespace) -> int:
                     memory_bytes=(memory_mib << 20) if memory_mib else None,
                     address_space_bytes=(as_mib << 20) if as_mib else None)
     build_root = _build_root(args)
+    args.cmake_define = list(args.cmake_define) + prebuilt_from_environment(args)
+    imported = [Path(d.partition("=")[2]) for d in args.cmake_define if d.startswith("SCANLAB_PREBUILT_DIR=")]
     # Only each lab's own files are taken from the submission, into a folder of the grader's:
     # nothing else the submission holds is ever on a compiler's path (submission.py).
     submission = submission_mod.staging_dir(build_root, Path(args.stage_as) if args.stage_as else original)
@@ -125,13 +143,14 @@ def main(args: argparse.Namespace) -> int:
     opts = Options(repo=REPO, backend=args.backend, submission=submission, build_root=build_root,
                    jobs=max(1, args.jobs), limits=limits, defines=args.cmake_define,
                    sanitize=not args.no_sanitizer, sanitizer=args.sanitizer_command,
-                   test_binaries=test_binaries, staged=staged, pictures=args.pictures is not None)
+                   test_binaries=test_binaries, staged=staged, pictures=args.pictures is not None,
+                   checks=tuple(args.checks))
 
     try:
         build_root.mkdir(parents=True, exist_ok=True)
         box = sandbox.choose(REPO, args.sandbox, hidden=tuple(Path(p) for p in args.sandbox_hide),
                              shown=tuple(Path(p) for p in args.sandbox_show),
-                             reach=(build_root, *test_binaries.values()))
+                             reach=(build_root, *imported, *test_binaries.values()))
     except sandbox.SandboxError as e:
         print(f"grade: {e}", file=sys.stderr)
         return 2

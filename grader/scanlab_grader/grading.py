@@ -126,6 +126,7 @@ class Options:
     test_binaries: dict[str, Path] = field(default_factory=dict)  # lab number -> prebuilt program
     staged: dict = field(default_factory=dict)  # lab number -> submission.StagedLab (what was taken)
     pictures: bool = False  # a test that failed with a race runs again to record its picture (pictures.py)
+    checks: tuple[str, ...] = ()  # --check: only these checks are graded (all when empty)
 
 
 def _one_line(text: str, limit: int = MAX_REASON) -> str:
@@ -239,6 +240,21 @@ def _backend_cannot_grade(check: Check, backend: str) -> CheckResult | None:
     if check.category == "efficiency" and backend != "sim":
         return _simulator_only(check)
     return None
+
+
+def _not_selected(check: Check, selected: tuple[str, ...]) -> CheckResult:
+    return CheckResult(check, "skip", "not-selected", f"not graded: only {', '.join(selected)} was asked for (--check)")
+
+
+def selected_tests_filter(lab: Lab, selected: tuple[str, ...], backend: str) -> str | None:
+    """The GoogleTest filter of the tests that the checks `selected` (--check) grade on this
+    backend, or None for every test (none selected, or a check's filter that excludes tests,
+    which does not join with the others')."""
+    patterns = [c.tests for c in lab.checks
+                if c.id in selected and _backend_cannot_grade(c, backend) is None]
+    if not selected or not patterns or any("-" in p for p in patterns):
+        return None
+    return ":".join(patterns)
 
 
 def kit_has_reference(repo: Path, lab: Lab) -> bool:
@@ -548,7 +564,10 @@ def _grade_lab(lab: Lab, opts: Options, tree: BuildTree | None, configure_error:
     if lab.timeout_s:
         limits = dataclasses.replace(limits, test_timeout_s=lab.timeout_s)
 
+    wanted = selected_tests_filter(lab, opts.checks, opts.backend)
+
     def cmd_for(flt: str | None, attempt: int) -> list[str]:
+        flt = flt or wanted
         return [str(binary)] + ([f"--gtest_filter={flt}"] if flt else [])
 
     suite = run_suite(cmd_for, env=env, cwd=binary.parent, log_dir=log_dir, limits=limits, repo=opts.repo,
@@ -573,6 +592,9 @@ def _grade_lab(lab: Lab, opts: Options, tree: BuildTree | None, configure_error:
     results = []
     sites = call_sites.CallSites(binary, lab.dir, opts.repo) if opts.backend == "sim" else None
     for check in lab.checks:
+        if opts.checks and check.id not in opts.checks:
+            results.append(_not_selected(check, opts.checks))
+            continue
         if (skipped := _backend_cannot_grade(check, opts.backend)) is not None:
             results.append(skipped)
             continue

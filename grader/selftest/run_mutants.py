@@ -165,11 +165,16 @@ def simulator_blind_reason(lab, mutant) -> str | None:
     return None
 
 
+def only_slower(lab, mutant) -> bool:
+    """Whether the mutant only slows the code down: performance checks alone reject it."""
+    categories = {c.id: c.category for c in lab.checks}
+    return all(categories[cid] in GPU_ONLY_CATEGORIES for cid in mutant.rejected_by)
+
+
 def collateral_failures(lab, mutant, checks: dict) -> list[str]:
     """A mutant that only slows the code down (rejected by performance checks alone) must cost
     those points and nothing else: every other graded check passes."""
-    categories = {c.id: c.category for c in lab.checks}
-    if not all(categories[cid] in GPU_ONLY_CATEGORIES for cid in mutant.rejected_by):
+    if not only_slower(lab, mutant):
         return []
     return [cid for cid, c in checks.items() if cid not in mutant.rejected_by and c["status"] == "fail"]
 
@@ -250,6 +255,11 @@ def main() -> int:
                    "--build-root", str(build_root), "--jobs", args.jobs, "--timeout", args.timeout, lab.number]
             if args.no_sanitizer:
                 cmd.append("--no-sanitizer")
+            if m.compile_error is None and not only_slower(lab, m):
+                # Only the checks meant to reject it run (a mutant that only slows the code down
+                # runs them all: it must fail no other).
+                for cid in m.rejected_by:
+                    cmd += ["--check", cid]
             proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
             target.write_text(source.text)  # a fresh mtime: the next build sees the change back
             seconds = time.monotonic() - started

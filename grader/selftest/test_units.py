@@ -99,6 +99,55 @@ class ChildEnvironmentTest(unittest.TestCase):
         self.assertEqual(env, {"SCANLAB_SIM_THREADS": "2", "PATH": "/usr/bin"})
 
 
+class CheckSelectionTest(unittest.TestCase):
+    """grade --check ID: only the tests of the checks asked for run."""
+
+    def labs(self):
+        d = tempfile.TemporaryDirectory()
+        self.addCleanup(d.cleanup)
+        return manifest.discover(write_labs(Path(d.name), {"02-kogge-stone": LAB02}))
+
+    def test_the_filter_joins_the_chosen_checks_tests(self):
+        from scanlab_grader import grading
+        lab = self.labs()["02"]
+        first, second = lab.checks[0], lab.checks[1]
+        self.assertIsNone(grading.selected_tests_filter(lab, (), "sim"))
+        self.assertEqual(grading.selected_tests_filter(lab, (first.id,), "sim"), first.tests)
+        # On the simulator the performance check runs nothing; on a GPU both checks' tests run.
+        self.assertEqual(grading.selected_tests_filter(lab, (first.id, second.id), "sim"), first.tests)
+        self.assertEqual(grading.selected_tests_filter(lab, (first.id, second.id), "cuda"),
+                         f"{first.tests}:{second.tests}")
+
+    def test_a_check_that_excludes_tests_runs_every_test(self):
+        from scanlab_grader import grading
+        import dataclasses
+        lab = self.labs()["02"]
+        lab = dataclasses.replace(lab, checks=[dataclasses.replace(lab.checks[0], tests="Lab02*-Lab02Slow.*")])
+        self.assertIsNone(grading.selected_tests_filter(lab, (lab.checks[0].id,), "sim"))
+
+    def test_an_unknown_check_is_a_usage_error_naming_the_checks(self):
+        import subprocess
+        proc = subprocess.run([str(HERE.parent / "grade"), "--check", "no-such-check", "02"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.assertEqual(proc.returncode, 2)
+        self.assertIn("no check no-such-check in lab 02", proc.stderr)
+        self.assertIn("race-freedom-inplace", proc.stderr)
+
+
+class PrebuiltFromEnvironmentTest(unittest.TestCase):
+    def test_the_environment_names_the_tree_unless_a_define_does(self):
+        import argparse
+        from unittest import mock
+        from scanlab_grader import cli
+        with mock.patch.dict("os.environ", {"SCANLAB_PREBUILT_DIR": "/opt/kit/build"}):
+            self.assertEqual(cli.prebuilt_from_environment(argparse.Namespace(cmake_define=[])),
+                             ["SCANLAB_PREBUILT_DIR=/opt/kit/build"])
+            self.assertEqual(cli.prebuilt_from_environment(
+                argparse.Namespace(cmake_define=["SCANLAB_PREBUILT_DIR=/elsewhere"])), [])
+        with mock.patch.dict("os.environ", {}, clear=True):
+            self.assertEqual(cli.prebuilt_from_environment(argparse.Namespace(cmake_define=[])), [])
+
+
 class ManifestTest(unittest.TestCase):
     def discover(self, labs):
         d = tempfile.TemporaryDirectory()

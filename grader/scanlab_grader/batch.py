@@ -7,7 +7,8 @@ student's files); a student whose grading fails in any way gets an error row and
 goes on.
 
 What is not student code is built once, before the first student, in <results>/build/prebuilt
-(prebuilt.py): every student's build tree imports it and compiles only the student's lab files
+(prebuilt.py), or taken from the built tree SCANLAB_PREBUILT_DIR names: every student's build
+tree imports it and compiles only the student's lab files
 and links. Worker K keeps one such tree
 (<results>/build/worker-K) whose submission folder is always the same path, so a tree is
 configured once per worker; before each student's turn everything the student before left
@@ -158,6 +159,7 @@ class Batch:
         self.lock = threading.Lock()
         self.stopping = False  # a signal ends the batch: the reasons are written by its handler
         self.build_root = results / "build"
+        self.prebuilt = self.build_root / "prebuilt"  # what every student's build imports
         self.worker_name = ""  # --only: a build tree of the student's own, so that tasks never share one
         self.grading: dict[str, float] = {}  # student: when its grading started (time.monotonic)
 
@@ -175,7 +177,7 @@ class Batch:
         trees) and what they may (their own build tree, the kit's prebuilt parts): options for
         the student's `grade` (sandbox/)."""
         hidden = [self.submissions, self.results, self.build_root]
-        shown = [work, self.build_root / "prebuilt"]
+        shown = [work, self.prebuilt]
         return ([a for h in hidden for a in ("--sandbox-hide", str(h))]
                 + [a for s in shown for a in ("--sandbox-show", str(s))])
 
@@ -430,7 +432,12 @@ def main(args) -> int:
         # A task's student is being graded from here on: stopped while the kit's shared parts
         # build, it is still named in the gradebook with the reason.
         batch.preparing(students[0])
-    prebuilt, output = build_prebuilt(build_root, args.backend, args.jobs * args.build_jobs, args.cmake_define, labs)
+    if named := os.environ.get("SCANLAB_PREBUILT_DIR", "").strip():
+        # A built tree of the kit to import, named by whoever runs the batch (grader/README.md).
+        prebuilt, output = Path(named).resolve(), ""
+    else:
+        prebuilt, output = build_prebuilt(build_root, args.backend, args.jobs * args.build_jobs, args.cmake_define,
+                                          labs)
     if prebuilt is None:
         print("grade: the kit's own code could not be built, no student was graded:\n" + output[-3000:], file=sys.stderr)
         if args.only:
@@ -439,6 +446,7 @@ def main(args) -> int:
         return 2
     # Every option of the batch's own command line reaches each student's grading, but the
     # batch's own (options.BATCH_ONLY).
+    batch.prebuilt = prebuilt
     batch.grade_args = ["--cmake-define", f"SCANLAB_PREBUILT_DIR={prebuilt}", "--jobs", str(args.build_jobs),
                         *options.forwarded(args)]
     outcomes = batch.run(students, Progress())

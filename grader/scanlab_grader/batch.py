@@ -177,7 +177,11 @@ class Batch:
         trees) and what they may (their own build tree, the kit's prebuilt parts): options for
         the student's `grade` (sandbox/)."""
         hidden = [self.submissions, self.results, self.build_root]
-        shown = [work, self.prebuilt]
+        # The prebuilt tree is shown again only where a hidden folder holds it (BUILD_ROOT/prebuilt):
+        # one named by SCANLAB_PREBUILT_DIR elsewhere is visible as it is, and showing it whole
+        # would show again whatever hidden folder lies inside it (a results folder, say).
+        inside_hidden = any(self.prebuilt.resolve().is_relative_to(h.resolve()) for h in hidden)
+        shown = [work] + ([self.prebuilt] if inside_hidden else [])
         return ([a for h in hidden for a in ("--sandbox-hide", str(h))]
                 + [a for s in shown for a in ("--sandbox-show", str(s))])
 

@@ -289,3 +289,25 @@ class SharedBuildRootTest(unittest.TestCase):
                 configured = tree.configure()
             self.assertTrue(configured.ok, configured.output)
             self.assertEqual(configured_source(tree.dir), kit.resolve())
+
+
+class PrebuiltViewTest(unittest.TestCase):
+    """What a student's runs see of the prebuilt tree: shown again where a hidden folder holds
+    it (the batch's own BUILD_ROOT/prebuilt); left as it is where SCANLAB_PREBUILT_DIR names one
+    elsewhere, so that a results folder inside it stays hidden."""
+
+    def shown(self, b: batch.Batch) -> list[str]:
+        view = b.view_of(Path("/work/worker-0"))
+        return [view[i + 1] for i, a in enumerate(view) if a == "--sandbox-show"]
+
+    def test_the_batchs_own_prebuilt_tree_is_shown(self):
+        b = batch.Batch(Path("/srv/class"), Path("/srv/class-grades"), ["02"], [], 1, 60)
+        b.build_root = Path("/srv/class-grades/build")
+        b.prebuilt = b.build_root / "prebuilt"
+        self.assertEqual(self.shown(b), ["/work/worker-0", "/srv/class-grades/build/prebuilt"])
+
+    def test_a_named_tree_holding_the_results_is_not_shown_again(self):
+        b = batch.Batch(Path("/kit/build/check/class"), Path("/kit/build/check/grades"), ["02"], [], 1, 60)
+        b.build_root = Path("/kit/build/check/grades/build")
+        b.prebuilt = Path("/kit/build/check")
+        self.assertEqual(self.shown(b), ["/work/worker-0"])

@@ -51,7 +51,7 @@ from . import options
 from .grading import NOT_GRADED_EXIT
 from .gradebook import grading_done, grading_failed, grading_started, marker_of, write_gradebook
 from .paths import GRADE, REPO
-from .prebuilt import build_prebuilt
+from .prebuilt import build_prebuilt, named_by_environment
 
 ARCHIVE_SUFFIXES = (".tar.gz", ".tgz", ".zip")
 MAX_UNPACKED_BYTES = 64 << 20
@@ -436,9 +436,9 @@ def main(args) -> int:
         # A task's student is being graded from here on: stopped while the kit's shared parts
         # build, it is still named in the gradebook with the reason.
         batch.preparing(students[0])
-    if named := os.environ.get("SCANLAB_PREBUILT_DIR", "").strip():
+    if (named := named_by_environment()) is not None:
         # A built tree of the kit to import, named by whoever runs the batch (grader/README.md).
-        prebuilt, output = Path(named).resolve(), ""
+        prebuilt, output = named, ""
     else:
         prebuilt, output = build_prebuilt(build_root, args.backend, args.jobs * args.build_jobs, args.cmake_define,
                                           labs)

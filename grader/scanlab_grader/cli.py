@@ -93,13 +93,11 @@ def reused_prebuilt(build_root: Path, args: argparse.Namespace, labs: list) -> l
 
 def prebuilt_from_environment(args: argparse.Namespace) -> list[str]:
     """The CMake define that makes a submission's build import the build tree named by
-    SCANLAB_PREBUILT_DIR (any configured and built tree of this kit and backend: the kit's own
-    `cmake --build` tree, or a BUILD_ROOT/prebuilt of `grade --prepare`), unless --cmake-define
-    names one already."""
-    folder = os.environ.get("SCANLAB_PREBUILT_DIR", "").strip()
-    if not folder or any(d.startswith("SCANLAB_PREBUILT_DIR=") for d in args.cmake_define):
+    SCANLAB_PREBUILT_DIR, unless --cmake-define names one already."""
+    folder = prebuilt_mod.named_by_environment()
+    if folder is None or any(d.startswith("SCANLAB_PREBUILT_DIR=") for d in args.cmake_define):
         return []
-    return [f"SCANLAB_PREBUILT_DIR={Path(folder).resolve()}"]
+    return [f"SCANLAB_PREBUILT_DIR={folder}"]
 
 
 def main(args: argparse.Namespace) -> int:

@@ -10,6 +10,7 @@ and every later `grade --submission` with the same --build-root finds it and reu
 from __future__ import annotations
 
 import fcntl
+import os
 import sys
 from pathlib import Path
 
@@ -36,6 +37,13 @@ def build_prebuilt(build_root: Path, backend: str, jobs: int, defines: list[str]
         targets = ["scanlab_grader_harness"] + [f"lab{lab.number}_suite" for lab in labs]
         built = tree.build_libraries(targets)
     return (tree.dir, "") if built.ok else (None, built.output)
+
+
+def named_by_environment() -> Path | None:
+    """The built tree of this kit that SCANLAB_PREBUILT_DIR names (the kit's own `cmake --build`
+    tree, or a BUILD_ROOT/prebuilt of `grade --prepare`), or None."""
+    folder = os.environ.get("SCANLAB_PREBUILT_DIR", "").strip()
+    return Path(folder).resolve() if folder else None
 
 
 def prepared(build_root: Path, backend: str) -> bool:

@@ -159,8 +159,7 @@ GPU_ONLY_CATEGORIES = ("performance",)
 def simulator_blind_reason(lab, mutant) -> str | None:
     """Why the simulator cannot reject a mutant: every check meant to reject it is graded on a
     GPU only (a scan slowed down is as right as the reference, and the simulator times nothing)."""
-    categories = {c.id: c.category for c in lab.checks}
-    if all(categories[cid] in GPU_ONLY_CATEGORIES for cid in mutant.rejected_by):
+    if only_slower(lab, mutant):
         return f"{', '.join(mutant.rejected_by)} measured on a GPU only"
     return None
 

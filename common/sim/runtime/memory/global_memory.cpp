@@ -84,7 +84,7 @@ void* allocate(std::size_t bytes, Site site, Contents contents) {
   }
   std::uintptr_t begin = regions.global_begin + offset;
   // Before the byte map is written: a spilled buffer's is written into the file.
-  bool spilled = memory::spill::decide(check_bytes(span), site);
+  bool spilled = memory::spill::decide(span, check_bytes(span), site);
   if (spilled) {
     const bool byte_map_moved = memory::spill::move_to_file(memory::validity_of(begin), span);
     const bool shadow_moved = race_detector::move_shadow_to_file(begin, span);

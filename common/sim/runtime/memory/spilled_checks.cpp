@@ -103,7 +103,7 @@ double gib(std::size_t bytes) { return static_cast<double>(bytes) / (1ull << 30)
 
 }  // namespace
 
-bool decide(std::size_t check_bytes, const Site& site) {
+bool decide(std::size_t data_bytes, std::size_t check_bytes, const Site& site) {
   std::lock_guard<std::mutex> lock(mutex);
   bool spill = false;
   switch (policy()) {
@@ -115,9 +115,12 @@ bool decide(std::size_t check_bytes, const Site& site) {
       constexpr std::size_t kTooSmallToSpill = std::size_t{64} << 20;
       if (check_bytes < kTooSmallToSpill) break;
       const std::size_t available = available_memory();
-      // A third: the program's data and host arrays (often as large as its buffers again), and
-      // the pages of spilled checks the system holds, need the rest.
-      spill = available && in_memory + check_bytes > available / 3;
+      // The memory the checks compete for: what the system has available now, and what the checks
+      // already in memory hold (MemAvailable has taken off as much of them as was touched). The
+      // checks in memory and this buffer's data may take half of it; the other half is for the
+      // program's host arrays (often as large as its buffers, and not yet touched when it
+      // allocates) and for the pages of spilled checks the system holds.
+      spill = available && in_memory + check_bytes + data_bytes > (available + in_memory) / 2;
       break;
     }
   }

@@ -8,8 +8,9 @@
 // the pages out and reads them back as memory runs short. Kernels sweep their buffers in order,
 // so what the checks touch at any moment stays small.
 //
-// A buffer spills when the checks of the buffers already in memory and its own would pass a
-// third of the memory the system has available when it is allocated. SCANLAB_SIM_SPILL=always
+// A buffer spills when the checks of the buffers already in memory, its own checks and its data
+// would pass half of what the system has available when it is allocated, counted with the checks
+// already in memory (the system's figure leaves out what of them was touched). SCANLAB_SIM_SPILL=always
 // spills every buffer's checks (tests use it), =never none. The file is made in SCANLAB_SIM_SPILL_DIR,
 // else $TMPDIR, else /var/tmp, else /tmp: the first that is not memory itself (tmpfs) and where
 // an unnamed file can be made. It has no name, so it is gone when the program ends, however it ends.
@@ -21,10 +22,10 @@
 
 namespace scanlab::sim::detail::memory::spill {
 
-// Whether the checks of a new buffer, `check_bytes` of them, should go to the file; counts
-// them as held in memory when not. `site` names the buffer in the one note a run prints when its
+// Whether the checks of a new buffer of `data_bytes`, `check_bytes` of them, should go to the
+// file; counts them as held in memory when not. `site` names the buffer in the one note a run prints when its
 // checks first spill.
-bool decide(std::size_t check_bytes, const Site& site);
+bool decide(std::size_t data_bytes, std::size_t check_bytes, const Site& site);
 // A buffer that was to spill stayed in memory, all or part, for a move below failed: its checks
 // count as held in memory.
 void count_in_memory(std::size_t check_bytes);

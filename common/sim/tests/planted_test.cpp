@@ -352,17 +352,21 @@ PartyCheck fix_names(std::string barrier, std::string wrong, PartyCheck also = {
 
 // Where a report's two threads share a warp but its fix asks for __syncthreads(), the fix names
 // two threads of different warps that race at the same lines: "thread (x,0,0) and thread (y,0,0)".
+// The first pair found is two lanes of one warp, so at least one report is of that kind.
 void fix_shows_threads_of_two_warps(const Outcome& o) {
+  int within_one_warp = 0;
   for (const JsonReport& r : o.reports) {
     ASSERT_EQ(r.parties.size(), 2u);
     ASSERT_TRUE(r.parties[0].thread && r.parties[1].thread);
     if ((*r.parties[0].thread)[0] / 32 != (*r.parties[1].thread)[0] / 32) continue;
+    ++within_one_warp;
     unsigned a = 0, b = 0;
     const std::size_t at = r.fix.find("(thread (");
     ASSERT_NE(at, std::string::npos) << r.fix;
     ASSERT_EQ(std::sscanf(r.fix.c_str() + at, "(thread (%u,0,0) and thread (%u,0,0), for one)", &a, &b), 2) << r.fix;
     EXPECT_NE(a / 32, b / 32) << r.fix;
   }
+  EXPECT_GE(within_one_warp, 1) << "no report of two threads of one warp: the widened fix was not shown";
 }
 
 // The last report names `barrier` as its fix: the one that corrects what an earlier run advised.

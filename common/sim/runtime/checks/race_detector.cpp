@@ -314,7 +314,6 @@ __attribute__((noinline)) void check_global_granule(std::uintptr_t granule, Thre
   pack_cell(granule, cell);
 }
 
-
 // The common case, a plain aligned 4-byte access: unless its cell holds an access that may
 // conflict with it, only its record is written (what check_cell would do); otherwise check_cell
 // decides. The record comes by value, as it does to check_cell: passed by reference, it was

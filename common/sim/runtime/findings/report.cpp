@@ -512,12 +512,14 @@ void on_time_limit(int sig) {
     // says whether there was any, so that "nothing" is not read as taking it back.
     const bool printed_before = __atomic_load_n(&errors_reported, __ATOMIC_RELAXED) +
                                     __atomic_load_n(&warnings_reported, __ATOMIC_RELAXED) > 0;
-    if (!any && launch_running.load(std::memory_order_acquire) && printed_before)
-      stop_notice(sig, " while a kernel ran; it had found nothing beyond the findings above\n");
-    else if (!any && launch_running.load(std::memory_order_acquire))
-      stop_notice(sig, " while a kernel ran; it had found nothing so far\n");
-    else if (!any)
-      stop_notice(sig, " in host code, while no kernel ran; its kernels' findings were printed as each ended\n");
+    if (!any) {
+      if (!launch_running.load(std::memory_order_acquire))
+        stop_notice(sig, " in host code, while no kernel ran; its kernels' findings were printed as each ended\n");
+      else if (printed_before)
+        stop_notice(sig, " while a kernel ran; it had found nothing beyond the findings above\n");
+      else
+        stop_notice(sig, " while a kernel ran; it had found nothing so far\n");
+    }
     // The stop thread flushes the program's own output, then ends the process as the signal
     // would have; a second signal, or no such thread, ends it at once.
     if (stop_line >= 0 && getpid() == stop_process &&

@@ -6,7 +6,7 @@ is graded by its own `grade` process (its own process limits, time-outs and buil
 student's files); a student whose grading fails in any way gets an error row and the batch
 goes on.
 
-What is not student code is built once, before the first student, in <results>/build/prebuilt
+What is not student code is built once, before the first student, in <results>/build/prebuilt-BACKEND
 (prebuilt.py), or taken from the built tree SCANLAB_PREBUILT_DIR names: every student's build
 tree imports it and compiles only the student's lab files
 and links. Worker K keeps one such tree
@@ -177,7 +177,7 @@ class Batch:
         trees) and what they may (their own build tree, the kit's prebuilt parts): options for
         the student's `grade` (sandbox/)."""
         hidden = [self.submissions, self.results, self.build_root]
-        # The prebuilt tree is shown again only where a hidden folder holds it (BUILD_ROOT/prebuilt):
+        # The prebuilt tree is shown again only where a hidden folder holds it (BUILD_ROOT/prebuilt-BACKEND):
         # one named by SCANLAB_PREBUILT_DIR elsewhere is visible as it is, and showing it whole
         # would show again whatever hidden folder lies inside it (a results folder, say).
         inside_hidden = any(self.prebuilt.resolve().is_relative_to(h.resolve()) for h in hidden)

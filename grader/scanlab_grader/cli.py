@@ -4,6 +4,7 @@ batch.py's)."""
 from __future__ import annotations
 
 import argparse
+import fcntl
 import os
 import shutil
 import sys
@@ -77,18 +78,18 @@ def prepare(args: argparse.Namespace, labs: list) -> int:
     return 0
 
 
-def reused_prebuilt(build_root: Path, args: argparse.Namespace, labs: list) -> list[str]:
-    """The CMake define that makes a submission's build import the build root's prebuilt tree,
-    brought up to date first, where `grade --prepare` (or a batch) left one."""
-    if (not prebuilt_mod.prepared(build_root, args.backend)
-            or any(d.startswith("SCANLAB_PREBUILT_DIR=") for d in args.cmake_define)):
-        return []
+def shared_build(build_root: Path, args: argparse.Namespace, labs: list) -> tuple[list[str], list[str] | None]:
+    """The CMake define that makes a submission's build import the build root's prebuilt tree
+    (the simulator runtime, the harness, these labs' tests), which is built first where this is
+    the build root's first grade, and brought up to date otherwise; none where --cmake-define or
+    SCANLAB_PREBUILT_DIR names a tree to import already. Second: the lines that say why the kit's
+    own code could not be built, or None."""
+    if any(d.startswith("SCANLAB_PREBUILT_DIR=") for d in args.cmake_define):
+        return [], None
     folder, output = prebuilt_mod.build_prebuilt(build_root, args.backend, args.jobs, args.cmake_define, labs)
     if folder is None:
-        print("grade: the prepared build in the build root could not be brought up to date, so this "
-              "submission's build makes its own:\n" + output[-1000:], file=sys.stderr)
-        return []
-    return [f"SCANLAB_PREBUILT_DIR={folder}"]
+        return [], configure_error_lines(output, limit=40)
+    return [f"SCANLAB_PREBUILT_DIR={folder}"], None
 
 
 def prebuilt_from_environment(args: argparse.Namespace) -> list[str]:
@@ -98,6 +99,18 @@ def prebuilt_from_environment(args: argparse.Namespace) -> list[str]:
     if folder is None or any(d.startswith("SCANLAB_PREBUILT_DIR=") for d in args.cmake_define):
         return []
     return [f"SCANLAB_PREBUILT_DIR={folder}"]
+
+
+def _wait_for_turn(staging: Path):
+    """The submission's lock, taken (waiting while another grade of it holds it)."""
+    staging.parent.mkdir(parents=True, exist_ok=True)
+    lock = open(staging.parent / f"{staging.name}.lock", "w")
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        print(f"grade: {staging.name} is being graded by another grade; waiting for it", file=sys.stderr, flush=True)
+        fcntl.flock(lock, fcntl.LOCK_EX)
+    return lock
 
 
 def main(args: argparse.Namespace) -> int:
@@ -137,6 +150,9 @@ def main(args: argparse.Namespace) -> int:
     # Only each lab's own files are taken from the submission, into a folder of the grader's:
     # nothing else the submission holds is ever on a compiler's path (submission.py).
     submission = submission_mod.staging_dir(build_root, Path(args.stage_as) if args.stage_as else original)
+    # Two grades of one submission folder at once share its staging copy and build tree: the
+    # second waits for the first (the lock is held until this process ends).
+    held = _wait_for_turn(submission)  # noqa: F841 (held, not read)
     staged = submission_mod.stage(REPO, original, list(labs_all.values()), submission)
     opts = Options(repo=REPO, backend=args.backend, submission=submission, build_root=build_root,
                    jobs=max(1, args.jobs), limits=limits, defines=args.cmake_define,
@@ -159,7 +175,15 @@ def main(args: argparse.Namespace) -> int:
     if any(l.number not in test_binaries for l in labs):
         if args.backend == "cuda" and _nvcc_missing():
             return 2
-        defines = list(args.cmake_define) + reused_prebuilt(build_root, args, labs)
+        shared, kit_error = shared_build(build_root, args, [l for l in labs if l.number not in test_binaries])
+        if kit_error is not None:
+            # Nothing of the submission's is compiled there: the machine or the kit is at fault,
+            # and no lab can be graded. Say it once, instead of failing every check of every lab.
+            print("grade: the kit's own code (the simulator runtime, the harness, the labs' tests) could not "
+                  "be built on this machine (no lab was graded):\n  " + "\n  ".join(kit_error)
+                  + "\nMissing packages are installed by common/bin/prerequisites; see README.md.", file=sys.stderr)
+            return 2
+        defines = list(args.cmake_define) + shared
         tree = BuildTree(REPO, build_root, args.backend, submission, opts.jobs, defines,
                          run_build=sandbox.run_build)
         print(f"grade: configuring {tree.dir}", file=sys.stderr)

@@ -54,8 +54,9 @@ def parser() -> argparse.ArgumentParser:
                         "lab lines that failed checks name (PREFIX: where the lab folders are, e.g. labs)")
     p.add_argument("--prepare", action="store_true",
                    help="build what every submission's build reuses (the simulator runtime, the harness, the "
-                        "labs' tests) in BUILD_ROOT/prebuilt, and grade nothing: later grading with the same "
-                        "--build-root compiles only the submission's own files (a platform's image does this once)")
+                        "labs' tests) in BUILD_ROOT/prebuilt-BACKEND, and grade nothing (a platform's image does "
+                        "this once; without it, the first grade of a build root builds it): every grade with the "
+                        "same --build-root compiles only the submission's own files")
     p.add_argument("--stage-as", default=None, help=argparse.SUPPRESS)
     p.add_argument("--page-name", default=None, help=argparse.SUPPRESS)  # --pictures' page: NAME.html (batch)
     p.add_argument("--build-root", metavar="DIR", help="where build trees go (default: <repo>/build/grade)")

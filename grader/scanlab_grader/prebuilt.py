@@ -1,11 +1,14 @@
-"""What every submission's build reuses, built once in BUILD_ROOT/prebuilt: the simulator
-runtime, the grader's harness and each lab's GoogleTest objects (labNN_suite). A submission's
-build tree imports them (CMake's SCANLAB_PREBUILT_DIR, grader/cmake/Prebuilt.cmake) and
-compiles only the student's lab files.
+"""What every submission's build reuses, built once per build root and backend in
+BUILD_ROOT/prebuilt-BACKEND: the simulator runtime, the grader's harness and each lab's GoogleTest
+objects (labNN_suite). A submission's build tree imports them (CMake's SCANLAB_PREBUILT_DIR,
+grader/cmake/Prebuilt.cmake) and compiles only the student's lab files.
 
-A batch builds it before its first student. `grade --prepare` builds it for every lab and
-grades nothing: a grading platform's image does that once (grader/platforms/gradescope/setup.sh),
-and every later `grade --submission` with the same --build-root finds it and reuses it."""
+The first grade that needs it builds it (the default build root is the kit checkout's
+build/grade, so one per checkout and backend), and every later grade of any submission folder
+reuses it; each brings it up to date first, which rebuilds only what the kit's changed sources
+need (nothing when they did not change). A batch builds it before its first student. `grade
+--prepare` builds it for every lab and grades nothing: a grading platform's image does that once
+(grader/platforms/gradescope/setup.sh)."""
 
 from __future__ import annotations
 
@@ -18,17 +21,22 @@ from scanlab_build import BuildTree
 
 from .paths import REPO
 
-FOLDER = "prebuilt"
+def folder(build_root: Path, backend: str) -> Path:
+    """Where the build root keeps the prebuilt tree of this backend."""
+    return build_root / f"prebuilt-{backend}"
 
 
 def build_prebuilt(build_root: Path, backend: str, jobs: int, defines: list[str],
                    labs: list) -> tuple[Path | None, str]:
-    """Builds (or brings up to date) BUILD_ROOT/prebuilt for these labs. A lock lets several
-    graders (array tasks on one node) share it: one builds, the others wait."""
+    """Builds (or brings up to date) BUILD_ROOT/prebuilt-BACKEND for these labs. A lock lets
+    several graders (two grades started at once, array tasks on one node) share it: one builds,
+    the others wait and then find it up to date."""
     tree = BuildTree(REPO, build_root, backend, REPO / "labs", max(1, jobs), defines)
-    tree.dir = build_root / FOLDER
+    tree.dir = folder(build_root, backend)
     tree.dir.mkdir(parents=True, exist_ok=True)
-    print(f"grade: building what every student's build reuses in {tree.dir}", file=sys.stderr, flush=True)
+    fresh = not prepared(build_root, backend)
+    if fresh:
+        print(f"grade: building what every student's build reuses, once, in {tree.dir}", file=sys.stderr, flush=True)
     with open(tree.dir / ".scanlab-lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         configured = tree.configure()
@@ -47,9 +55,8 @@ def named_by_environment() -> Path | None:
 
 
 def prepared(build_root: Path, backend: str) -> bool:
-    """Whether BUILD_ROOT holds a prebuilt tree of this kit for this backend (`--prepare`, or a
-    batch that graded there)."""
-    folder = build_root / FOLDER
-    marker = folder / "scanlab-prebuilt-backend.txt"
-    return ((folder / "scanlab-prebuilt.cmake").is_file() and marker.is_file()
+    """Whether BUILD_ROOT holds a configured prebuilt tree of this kit for this backend."""
+    tree = folder(build_root, backend)
+    marker = tree / "scanlab-prebuilt-backend.txt"
+    return ((tree / "scanlab-prebuilt.cmake").is_file() and marker.is_file()
             and marker.read_text().strip() == backend)

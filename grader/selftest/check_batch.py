@@ -84,7 +84,7 @@ def main() -> int:
     rebuilt = [p for w in workers for p in w.rglob("*") if p.name.endswith(("_test.cpp.o", "libscanlab_sim.a"))]
     if len(workers) != 2 or rebuilt:
         problems.append(f"{len(workers)} worker trees (expected 2); built again by a worker: {rebuilt[:3]}")
-    if not list((results / "build" / "prebuilt").rglob("libscanlab_sim.a")):
+    if not list((results / "build" / "prebuilt-sim").rglob("libscanlab_sim.a")):
         problems.append("the prebuilt tree has no simulator runtime")
 
     started = time.monotonic()

@@ -103,7 +103,7 @@ def main() -> int:
         problems.append("setup.sh does not prepare the build every submission reuses")
     if run([source / "run_autograder"], env=env).returncode != 0:
         problems.append("run_autograder failed")
-    prepared = re.compile(rf"^SCANLAB_PREBUILT_DIR:\w+={re.escape(str(autograder / 'build' / 'prebuilt'))}$", re.M)
+    prepared = re.compile(rf"^SCANLAB_PREBUILT_DIR:\w+={re.escape(str(autograder / 'build' / 'prebuilt-sim'))}$", re.M)
     reused = [cache for cache in (autograder / "build").glob("sim-*/CMakeCache.txt") if prepared.search(cache.read_text())]
     if not reused:
         problems.append("run_autograder built the simulator again instead of reusing the prepared build")

@@ -1,18 +1,19 @@
 """The same grade every time, on a loaded machine.
 
-Two graders at once, each in a checkout of the kit of its own, beside a CPU hog, grade one
+Two graders at once, each with a build root and results of its own, beside a CPU hog, grade one
 class: COPIES copies of the reference solutions and COPIES of the skeletons of three labs, so
 that each is graded 2 x COPIES times in all. Every reference must get full marks, every
 skeleton the same score as every other, and the two gradebooks must be the same row for row
 (the grade of a submission never depends on what else the machine is doing). Where the load
 stretched a time limit, the reports say so (scanlab_grader/busy_clock.py); the count is printed.
+Both import the kit's shared part from the tree SCANLAB_PREBUILT_DIR names (the ctest build
+tree), as a prepared grading machine does: what is under load is the grading, not the kit's build.
 
 Usage: check_stress.py --work-dir DIR [--copies N] [LAB ...]   (default: 5 copies; labs 01 02 03)"""
 
 import argparse
 import csv
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -26,25 +27,6 @@ sys.path.insert(0, str(HERE))
 import sample_submissions  # noqa: E402
 
 HOG = "while True: pass"
-
-
-def kit_files() -> list[str]:
-    """The kit as a checkout has it: tracked files and new ones git does not ignore (what a
-    clone of this tree with its changes committed would hold), or all but build trees where
-    this is no git checkout."""
-    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=REPO,
-                            capture_output=True)
-    if listed.returncode == 0:
-        return [f for f in listed.stdout.decode().split("\0") if f and (REPO / f).is_file()]
-    return [str(p.relative_to(REPO)) for p in REPO.rglob("*")
-            if p.is_file() and p.relative_to(REPO).parts[0] not in ("build", ".git")]
-
-
-def copy_kit(dest: Path, files: list[str]) -> None:
-    for name in files:
-        target = dest / name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(REPO / name, target)
 
 
 def make_class(folder: Path, lab_dirs: list[str], copies: int) -> None:
@@ -89,11 +71,8 @@ def main() -> int:
 
     class_dir = work / "class"
     make_class(class_dir, lab_dirs, args.copies)
-    files = kit_files()
-    graders = ["kit-a", "kit-b"]
-    for name in graders:
-        copy_kit(work / name, files)
-    print(f"{len(graders)} checkouts of {len(files)} files; a class of {2 * args.copies} "
+    graders = ["grader-a", "grader-b"]
+    print(f"{len(graders)} graders; a class of {2 * args.copies} "
           f"({args.copies} references, {args.copies} skeletons of labs {', '.join(args.labs)})", flush=True)
 
     hog = subprocess.Popen([sys.executable, "-c", HOG])
@@ -101,7 +80,7 @@ def main() -> int:
         running = []
         for name in graders:
             log = open(work / f"{name}.log", "w")
-            cmd = [str(work / name / "grader" / "grade"), "--batch", str(class_dir), "--results",
+            cmd = [str(REPO / "grader" / "grade"), "--batch", str(class_dir), "--results",
                    str(work / f"{name}-grades"), "--build-root", str(work / f"{name}-build"), *args.labs]
             running.append((name, subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT), log))
         for name, process, log in running:
@@ -140,7 +119,7 @@ def main() -> int:
             if a[student] != b[student]:
                 problems.append(f"the two graders differ on {student}: {a[student]} and {b[student]}")
     print(f"{time.monotonic() - started:.0f} s in all")
-    for row in books.get("kit-a", {}).values():
+    for row in books.get("grader-a", {}).values():
         if row["student"].endswith("-1"):
             print(f"  {row['student']}: {row['status']}, {row['score']}/{row['max_score']}")
     if problems:

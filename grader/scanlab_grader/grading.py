@@ -13,7 +13,7 @@ from scanlab_build import BuildResult, BuildTree, earlier_labs_dir, first_errors
 
 from scanlab_findings import records as findings_of
 
-from . import call_sites, gtest_filter, pictures, symbol_screen, unstarted
+from . import call_sites, gtest_filter, pictures, sanitizer_reach, symbol_screen, unstarted
 from .manifest import Check, Lab
 from .runner import NOT_OURS, Limits, SuiteRun, TestOutcome, run_suite, signal_name
 
@@ -360,6 +360,8 @@ def _run_sanitizers(opts: Options, lab: Lab, binary: Path, result: CheckResult, 
                     env: dict[str, str]) -> CheckResult:
     tools = SANITIZERS.get(result.check.category, ())
     for tool in tools:
+        if (why := sanitizer_reach.unusable(opts.sanitizer)) is not None:
+            return sanitizer_reach.not_made(result, why, lab.number)
         san_logs: list[Path] = []
 
         def cmd_for(flt: str | None, attempt: int, tool=tool, san_logs=san_logs) -> list[str]:
@@ -378,6 +380,8 @@ def _run_sanitizers(opts: Options, lab: Lab, binary: Path, result: CheckResult, 
         suite = run_suite(cmd_for, env=env, cwd=binary.parent, log_dir=log_dir, limits=slow,
                           only=result.tests, repo=opts.repo, label=f"{result.check.id}-{tool}",
                           lab_dir=lab.dir)
+        if (why := sanitizer_reach.note_logs(opts.sanitizer, san_logs)) is not None:
+            return sanitizer_reach.not_made(result, why, lab.number)
         failed_runs = [log for log, rc in zip(san_logs, suite.exit_codes) if rc == SANITIZER_EXIT]
         if failed_runs:
             report = _sanitizer_report(failed_runs[0], [opts.submission, earlier_labs_dir(opts.repo, opts.submission),
@@ -606,7 +610,7 @@ def _grade_lab(lab: Lab, opts: Options, tree: BuildTree | None, configure_error:
     lab_result = LabResult(lab, results, error=suite.error,
                            notes=list(suite.stopped) + list(suite.notes)
                            + (list(staged.notes) if staged is not None else []) + screen_notes
-                           + screen_sources(lab_src)
+                           + screen_sources(lab_src) + sanitizer_reach.lab_notes(opts.sanitizer)
                            + earlier_lab_notes(lab_src, earlier_labs_dir(opts.repo, opts.submission),
                                                opts.submission, opts.repo),
                            not_started=unstarted.first_todo(opts.repo, lab_src, lab.dir))

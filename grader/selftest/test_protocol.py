@@ -63,10 +63,10 @@ class ProtocolTest(unittest.TestCase):
     def tearDownClass(cls):
         cls.tmp.cleanup()
 
-    def grade(self, behaviours, labs_dir=None, extra=(), fmt="json"):
+    def grade(self, behaviours, labs_dir=None, extra=(), fmt="json", env=None):
         # A GTEST_FILTER (or ctest's sharding) in the grader's environment must not
         # reach the test program.
-        env = dict(os.environ, SCANLAB_FAKE_LAB=",".join(behaviours), GTEST_FILTER="NoSuch.Test",
+        env = dict(env or os.environ, SCANLAB_FAKE_LAB=",".join(behaviours), GTEST_FILTER="NoSuch.Test",
                    GTEST_TOTAL_SHARDS="3", GTEST_SHARD_INDEX="1")
         cmd = [str(GRADE), "--labs-dir", str(labs_dir or self.labs_dir),
                "--test-binary", f"99={FAKE_LAB}", "--submission", str(self.submission),
@@ -174,6 +174,21 @@ class ProtocolTest(unittest.TestCase):
         self.assertIn("by thread (3,0,0)", "\n".join(checks["crashes"]["details"]))
         self.assertCheck(checks, "passes", "pass")  # memcheck is clean
         self.assertCheck(checks, "speed", "pass")  # performance counts on a GPU
+
+    def test_cuda_backend_without_a_usable_sanitizer(self):
+        # One that cannot attach (a sandbox): the tests it runs fail, which is not the student's
+        # doing; one that is not installed.
+        sandboxed = dict(os.environ, SCANLAB_FAKE_SANITIZER_SANDBOXED="1")
+        for sanitizer, env, why in ((str(HERE / "fake_compute_sanitizer"), sandboxed, "could not attach"),
+                                    (str(HERE / "no-such-sanitizer"), os.environ, "is not installed here")):
+            rc, doc, checks = self.grade([], extra=["--backend", "cuda", "--sanitizer-command", sanitizer], env=env)
+            self.assertEqual(rc, 0, doc)
+            self.assertCheck(checks, "crashes", "skip", "sanitizer-unavailable", why)
+            self.assertIn("grader/grade --backend sim 99", checks["crashes"]["reason"])
+            for cid in ("passes", "fails", "exits", "speed"):
+                self.assertCheck(checks, cid, "pass")
+            self.assertEqual(doc["score"], doc["max_score"])
+            self.assertTrue(any("race-freedom checks were not graded" in n for n in doc["labs"][0]["notes"]), doc)
 
     def test_text_and_other_formats_exit_status(self):
         rc, text = self.grade(["crash"], fmt="text")

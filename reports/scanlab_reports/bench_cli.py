@@ -228,7 +228,11 @@ def main(argv: list[str] | None = None) -> int:
 
     interactive = sys.stderr.isatty()
     built: list[tuple[str, Path]] = []
-    for name in select_programs(tree.targets(), args.labs):
+    names = select_programs(tree.targets(), args.labs)
+    # Every program side by side first: each is mostly one translation unit, so building them one
+    # at a time leaves the cores idle. The builds below then find them made, and name any that failed.
+    tree.build_libraries(names)
+    for name in names:
         if interactive:
             print(f"\r\033[Kbench: building {name}", end="", file=sys.stderr, flush=True)
         result = tree.build(name)

@@ -122,11 +122,22 @@ struct PipelinePolicy {
 // - under 8 tiles per block for 4-byte values (n < 2^23 int32) and 12 for 8-byte ones, lab 09's
 //   path is as fast or faster; at 2^23 int32 the pipeline's 8 tiles per block gave 1830 GB/s
 //   against 1739 for lab 09's tuned tiles and 1800 for CUB.
-// Other architectures use the Hopper tuning until they are measured (the pipeline itself needs
-// sm_90: bulk copies and transaction barriers).
+// Measured on an H200 (141 GB of HBM3e, a copy at 4.25 TB/s against the H100's 3.0) in one run
+// of reports/bench and reports/lab_tuning/lab10_tuning: the same ring is the best of those tried
+// there too, at 87.8% of the copy (int32, 2^28; noise under 1%) and 92.8% (double): deeper rings
+// of smaller tiles (8 stages of 27 KB: 87.8%; 9 of 23 KB: 85.5%) and more scanner warps (12 parts
+// of 32 x 21 in 7 stages: 82.1%) do no better, so bytes in flight are not what the H200 is short of.
+// The ring is as deep as the shared memory a block may take allows, a property of the device
+// read at run time (tuned_ring below), not its name: 7 stages where a block may take 227 KB
+// (sm_90, the H100 and the H200), 3 where it may take 99 KB (not measured: no such GPU here). The
+// pipeline itself needs sm_90 or later: bulk copies and transaction barriers.
 struct HopperTuning {
+    template <class T, unsigned Stages>
+    using Ring = PipelinePolicy<8, 4, sizeof(T) <= 4 ? 31 : 15, Stages, 1, sizeof(T) <= 4 ? 8 : 12, 0>;
     template <class T>
-    using Policy = PipelinePolicy<8, 4, sizeof(T) <= 4 ? 31 : 15, 7, 1, sizeof(T) <= 4 ? 8 : 12, 0>;
+    using Policy = Ring<T, 7>;
+    template <class T>
+    using ShallowPolicy = Ring<T, 3>;
 };
 template <class T>
 using TunedPolicy = HopperTuning::Policy<T>;
@@ -546,11 +557,46 @@ void warp_specialized_scan(void* d_temp_storage, std::size_t& temp_storage_bytes
     // END PROMPT
 }
 
-// The same with the tuning of this kit's GPUs (TunedPolicy).
+namespace lab10 {
+
+// Which of the tuned rings (HopperTuning) a block that may take `block_limit` bytes of shared
+// memory can hold: the deepest that fits; none: lab 09's path.
+enum class Ring { tuned, shallow, none };
+template <class T>
+constexpr Ring ring_for(std::size_t block_limit) {
+    if (sizeof(PipelineStorage<HopperTuning::Policy<T>, T>) <= block_limit) return Ring::tuned;
+    if (sizeof(PipelineStorage<HopperTuning::ShallowPolicy<T>, T>) <= block_limit) return Ring::shallow;
+    return Ring::none;
+}
+static_assert(ring_for<int>(227 * 1024) == Ring::tuned && ring_for<double>(227 * 1024) == Ring::tuned, "sm_90: 227 KB");
+static_assert(ring_for<int>(99 * 1024) == Ring::shallow && ring_for<double>(99 * 1024) == Ring::shallow, "99 KB");
+static_assert(ring_for<int>(48 * 1024) == Ring::none, "48 KB: lab 09's path");
+
+template <class T>
+Ring tuned_ring() {
+    int device = 0, block_limit = 0;
+    SCANLAB_CUDA_CHECK(cudaGetDevice(&device));
+    SCANLAB_CUDA_CHECK(cudaDeviceGetAttribute(&block_limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    return ring_for<T>(static_cast<std::size_t>(block_limit));
+}
+
+}  // namespace lab10
+
+// The same with the tuning of this kit's GPUs, the ring as deep as the device allows.
 template <class T, class Op>
 void warp_specialized_scan(void* d_temp_storage, std::size_t& temp_storage_bytes, const T* d_in, T* d_out, std::size_t n,
                            Op op) {
-    warp_specialized_scan<lab10::TunedPolicy<T>>(d_temp_storage, temp_storage_bytes, d_in, d_out, n, op);
+    switch (lab10::tuned_ring<T>()) {
+        case lab10::Ring::tuned:
+            warp_specialized_scan<lab10::HopperTuning::Policy<T>>(d_temp_storage, temp_storage_bytes, d_in, d_out, n, op);
+            return;
+        case lab10::Ring::shallow:
+            warp_specialized_scan<lab10::HopperTuning::ShallowPolicy<T>>(d_temp_storage, temp_storage_bytes, d_in, d_out, n, op);
+            return;
+        case lab10::Ring::none:
+            lab10::lab09_path(d_temp_storage, temp_storage_bytes, d_in, d_out, n, op);
+            return;
+    }
 }
 
 #endif  // SCANLAB_LAB_10_WARP_SPECIALIZED_CU_INCLUDED

@@ -15,11 +15,12 @@ namespace {
 // The temporary storage kept across calls of every series of this program.
 scanlab::DeviceScratch kept_storage;
 
-template <class Policy, class T, class Op>
-void scan_with_kept_storage(const T* in, T* out, std::size_t n, Op op) {
+// scan(storage, bytes) as the host entry: once to size the storage, then to scan with it.
+template <class Scan>
+void scan_with_kept_storage(Scan scan) {
     std::size_t bytes = 0;
-    warp_specialized_scan<Policy>(nullptr, bytes, in, out, n, op);
-    warp_specialized_scan<Policy>(kept_storage.reserve(bytes), bytes, in, out, n, op);
+    scan(nullptr, bytes);
+    scan(kept_storage.reserve(bytes), bytes);
 }
 
 template <class T>
@@ -39,13 +40,15 @@ void scanlab::bench::register_series(SeriesList& list) {
     using Int = Tuned<int>;  // the series are int32 and float32: 4-byte values
     const SeriesInfo pipeline = lab_series("10-warp-specialized", "warp_specialized_scan", "10 warp-specialized",
                                            "warp-specialized", "whole-array", Int::kThreads, Int::kTileSize);
-    list.add(pipeline, [](auto in, auto out, std::size_t n, auto op) {
-        scan_with_kept_storage<Tuned<ElementOf<decltype(in)>>>(in, out, n, op);
+    list.add(pipeline, [](auto in, auto out, std::size_t n, auto op) {  // the ring the device allows
+        scan_with_kept_storage([&](void* storage, std::size_t& bytes) { warp_specialized_scan(storage, bytes, in, out, n, op); });
     });
     SeriesInfo always = pipeline;
     always.id += "/pipeline-at-every-size";
     always.label += ", pipeline at every size";
     list.add(always, [](auto in, auto out, std::size_t n, auto op) {
-        scan_with_kept_storage<AlwaysPipelined<ElementOf<decltype(in)>>>(in, out, n, op);
+        scan_with_kept_storage([&](void* storage, std::size_t& bytes) {
+            warp_specialized_scan<AlwaysPipelined<ElementOf<decltype(in)>>>(storage, bytes, in, out, n, op);
+        });
     });
 }

@@ -45,6 +45,10 @@ KINDS = {
     "picture": "what a run was asked to draw (grade --pictures): not a finding about the code",
 }
 MAX_SHOWN = 6  # places listed under one check; the rest are counted
+# The grader's own code (a test's kernel that calls the student's device functions, as a later lab
+# would): where it is a party, it is said to be no place to fix.
+GRADERS_FILES = "grader/"
+GRADERS_LINE = "the grader's test code, calling yours: not a line to change"
 FIX_SCOPES = ("", "warp", "block")  # what a fix orders, narrowest first (FixScope in the runtime)
 MEMORY_SPACES = ("shared", "global")  # where a record's "memory" is (MemorySpace in the runtime)
 
@@ -137,6 +141,8 @@ class Finding:
             text = f"  {p.role + ':':<{width + 1}} {p.where}"
             if p.thread:
                 text += f"  {p.thread}"
+            if p.file.startswith(GRADERS_FILES):
+                text += f"  ({GRADERS_LINE})"
             out.append(text)
             if self.reached_from_the_students_line(p):
                 out.append("  " + " " * (width + 2) + "called from your code at "

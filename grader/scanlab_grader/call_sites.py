@@ -1,17 +1,23 @@
-"""The student's line behind an access the simulator reports inside kit code.
+"""The student's line behind an access the simulator reports outside the student's file.
 
 A report names the instruction that touched memory. When that instruction lies in a header of
 the kit (an operator of common/include/scanlab/affine_map.hpp, inlined into the student's
-kernel), the student needs the line of their own file that called it. The report does not carry
-the call path, but the test program's debug information does: every address of the kit's line
-has a chain of inlined calls (`addr2line -i`), and the first frame of that chain in the student's
-lab folder is the line that made the call. When the kit's line is reached from several lines of
-the student's file (an operator used in two kernels), the one in the function of a line of the
-student's file that the report names too (the racing write, the shared variable's declaration)
-is the one meant.
+kernel) or in the reference of an earlier lab that the student's file includes
+(09-decoupled-lookback/decoupled_lookback_scan.cu in lab 10), the student needs the line of their
+own file that led there. The report does not carry the call path, but the test program's debug
+information does: every address of that line has a chain of inlined calls (`addr2line -i`), and
+the first frame of that chain in the student's lab folder is the line that made the call.
+
+Only the student's lines are named, and only one: where the line is reached from several lines
+of the student's file (an operator used in two kernels), the one meant is the caller in the
+chains that pass through the function of another place the report names (the racing access,
+the shared variable's declaration, in the student's file or in the earlier lab's); where that
+leaves more than one, or none, no line is named, since a guess would send the student to an
+unrelated line. The grader's own files (grader/labs/..., the test program's instantiations) are
+never a caller: they are not the student's to fix.
 
 Needs binutils (readelf, addr2line), which the simulator needs anyway; without them, or without
-debug information, a finding simply keeps the kit's line."""
+debug information, a finding simply keeps the line it names."""
 
 from __future__ import annotations
 
@@ -25,7 +31,6 @@ from pathlib import Path
 from scanlab_findings import records as findings_of
 
 MAX_ADDRESSES = 256  # per line looked up: an operator inlined in every instantiation has dozens
-MAX_CANDIDATES = 3  # more student lines than this name no line at all: a guess would mislead
 
 _DECODED = re.compile(r"^(?P<file>\S+)\s+(?P<line>\d+)\s+(?P<address>0x[0-9a-f]+)")
 
@@ -99,46 +104,57 @@ class CallSites:
         return frame.file if frame.file.startswith(self.lab_dir + "/") else None
 
     def functions_at(self, place: findings_of.Place) -> set[str]:
-        """The functions of the student's file that hold the student's line `place`."""
+        """The functions that hold the line `place` (of the student's file or of an earlier lab's)."""
         found = set()
         for chain in self.chains(place.file, place.line):
             for frame in chain:
-                if self._students(frame) == place.file and frame.line == place.line:
+                if frame.file == place.file and frame.line == place.line:
                     found.add(frame.function)
                     break
         return found
 
-    def callers(self, kit_place: findings_of.Place, beside: list[findings_of.Place]) -> list[findings_of.Place]:
-        """The lines of the student's file through which the kit's line was reached."""
+    def callers(self, place: findings_of.Place, beside: list[findings_of.Place]) -> list[findings_of.Place]:
+        """The line of the student's file through which `place` (outside it) was reached: one line,
+        or none where the debug information does not single one out."""
         candidates: dict[tuple[str, int], set[str]] = {}
-        for chain in self.chains(kit_place.file, kit_place.line):
-            for frame in chain[1:]:
+        for chain in self.chains(place.file, place.line):
+            for i, frame in enumerate(chain[1:], start=1):
                 if (shown := self._students(frame)) is not None:
-                    candidates.setdefault((shown, frame.line), set()).add(frame.function)
+                    # the functions of the chain up to the student's line: the earlier lab's too
+                    candidates.setdefault((shown, frame.line), set()).update(f.function for f in chain[1:i + 1])
                     break
         if len(candidates) > 1 and beside:
             functions = set().union(*(self.functions_at(p) for p in beside))
-            narrowed = {k: v for k, v in candidates.items() if v & functions}
-            candidates = narrowed or candidates
-        if not candidates or len(candidates) > MAX_CANDIDATES:
+            candidates = {k: v for k, v in candidates.items() if v & functions}
+        if len(candidates) != 1:
             return []
-        return [findings_of.Place("called from", file, line) for file, line in sorted(candidates)]
+        [(file, line)] = candidates
+        return [findings_of.Place("called from", file, line)]
+
+
+def _outside_the_students_file(place: findings_of.Place, lab_dir: str) -> bool:
+    """A line the student did not write but reached: the kit's (common/) or an earlier lab's
+    reference that the student's file includes (NN-name/...); never the grader's own files."""
+    top = place.file.split("/", 1)[0]
+    return (place.file.startswith("common/") or
+            (top != lab_dir and re.fullmatch(r"\d\d-[a-z0-9-]+", top) is not None))
 
 
 def attribute(found: list[findings_of.Finding], sites: CallSites | None) -> list[findings_of.Finding]:
-    """Each place in kit code gets the student's lines that called it; findings that now name the
-    same lines of the student's file are one."""
+    """Each place in kit code or in an earlier lab's reference gets the student's line that led
+    to it; findings that now name the same lines of the student's file are one."""
     if sites is None:
         return found
     for f in found:
-        # The student's lines the report names, its details included (the shared variable's
-        # declaration, the last barrier): the kernel they lie in is the one meant.
-        beside = f.lab_places(sites.lab_dir) + [
-            findings_of.Place("mentioned", m.group(1), int(m.group(2)))
-            for d in [f.location] + f.details for m in re.finditer(rf"({re.escape(sites.lab_dir)}/[^\s:()]+):(\d+)", d)]
+        # The lines the report names, its details included (the shared variable's declaration,
+        # the last barrier), the student's and the earlier lab's: their functions are the ones meant.
+        named = f.places + [findings_of.Place("mentioned", m.group(1), int(m.group(2)))
+                            for d in [f.location] + f.details
+                            for m in re.finditer(r"(\d\d-[a-z0-9-]+/[^\s:()]+):(\d+)", d)]
         for place in f.places:
-            if place.file.startswith(sites.lab_dir + "/") or not place.file.startswith("common/"):
+            if not _outside_the_students_file(place, sites.lab_dir):
                 continue
+            beside = [p for p in named if p is not place and not p.file.startswith(("common/", "grader/"))]
             for caller in sites.callers(place, beside):
                 if caller not in f.called_from:
                     f.called_from.append(caller)

@@ -2,6 +2,8 @@
 
   check_submissions.py solutions   `grade --submission solutions` of every lab
                                    that has a reference solution scores full marks
+                                   with no finding of the simulator at all (no
+                                   error, no warning, in any check, passed or not)
   check_submissions.py skeletons   `grade` of the skeletons in labs/ fails every
                                    lab, by failed assertions only: a skeleton must
                                    compile, run and not crash; the text a student
@@ -66,17 +68,37 @@ def performance_on_backend(doc: dict, backend: str) -> list[str]:
     return problems
 
 
+def findings_of_references(doc: dict, text: str) -> list[str]:
+    """A reference solution is right: anything the simulator reports while it is graded is a false
+    alarm, a warning included, and the students who build on it would read it too. Each finding
+    of the JSON report is named with its check; the text report must not have a findings section
+    either (what a student reads)."""
+    problems = []
+    for lab in doc["labs"]:
+        for c in lab["checks"]:
+            for f in c["findings"]:
+                where = ", ".join(f"{p['file']}:{p['line']} ({p['role']})" for p in f["places"])
+                problems.append(f"reference solution of lab {lab['number']}, check {c['id']}: the simulator reported "
+                                f"[{f['kind']}] {f['headline']}" + (f" at {where}" if where else ""))
+    for line in text.splitlines():
+        if line.startswith("What the simulator found in lab"):
+            problems.append(f"the text report of the references has findings: {line!r}")
+    return problems
+
+
 def main() -> int:
     p = argparse.ArgumentParser()
     p.add_argument("which", choices=("solutions", "skeletons"))
     p.add_argument("--build-root", required=True)
     p.add_argument("--jobs", default="2")
     p.add_argument("--backend", default="sim")
+    p.add_argument("--labs", nargs="+", metavar="NN", help="only these labs (default: every lab)")
     args = p.parse_args()
 
     labs = manifest.discover(REPO / "grader" / "labs")
     sub_dir = REPO / ("solutions" if args.which == "solutions" else "labs")
-    present = [l for l in labs.values() if (sub_dir / l.dir).is_dir()]
+    present = [l for l in labs.values() if (sub_dir / l.dir).is_dir()
+               and (not args.labs or l.number in {n.zfill(2) for n in args.labs})]
     if not present:
         print(f"skipped: no lab of the manifest has a directory in {sub_dir}")
         return SKIP
@@ -96,6 +118,8 @@ def main() -> int:
         return 1
 
     problems = performance_on_backend(doc, args.backend)
+    if args.which == "solutions":
+        problems += findings_of_references(doc, proc.stdout)
     for lab in doc["labs"]:
         for c in lab["checks"]:
             mark = {"pass": "PASS", "fail": "FAIL", "skip": "SKIP"}[c["status"]]

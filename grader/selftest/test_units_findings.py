@@ -300,9 +300,10 @@ class CallSitesTest(unittest.TestCase):
         # What addr2line and readelf read names no folder of the machine that built it.
         self.assertNotIn(str(self.root).encode(), self.binary.read_bytes())
 
-    def test_every_caller_without_more_to_go_on(self):
+    def test_no_caller_without_more_to_go_on(self):
+        # Two lines of the student's file call the kit's line: naming either would be a guess.
         kit = findings.Place("read", "common/op.hpp", 3)
-        self.assertEqual([p.where for p in self.sites.callers(kit, [])], ["02-lab/student.cpp:3", "02-lab/student.cpp:7"])
+        self.assertEqual(self.sites.callers(kit, []), [])
 
     def test_the_caller_in_the_function_of_the_other_access(self):
         kit = findings.Place("read", "common/op.hpp", 3)

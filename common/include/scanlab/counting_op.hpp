@@ -36,20 +36,33 @@ struct CountingOp {
 private:
     __host__ __device__ void count_one() const {
         // Many threads apply the operator at once, so the increment must be atomic.
-        // The simulator (SCANLAB_SIM) runs device code as host code and provides atomicAdd
-        // there too, so its race checker sees the increment as an atomic access.
 #if defined(SCANLAB_SIM)
         if (host_counter != nullptr && ::scanlab::sim::detail::current_coordinates == nullptr) {
-            atomicAdd(host_counter, 1ULL);  // host code: no CUDA thread is running
+            tally(host_counter);  // host code: no CUDA thread is running
             return;
         }
-        atomicAdd(counter, 1ULL);
+        tally(counter);
 #elif defined(__CUDA_ARCH__)
         atomicAdd(counter, 1ULL);
 #else
         __atomic_fetch_add(counter, 1ULL, __ATOMIC_RELAXED);
 #endif
     }
+
+#if defined(SCANLAB_SIM)
+    // The counter is the grader's instrument, not the program's memory, so the simulator must
+    // not see it: this function is left out of ThreadSanitizer's instrumentation, which takes
+    // every other access of lab code to the simulator, and counts with a plain atomic of the
+    // host. Seen, the counter would be a location that every thread of every block changes
+    // with an atomic: a flag linking any access of one block to any later access of another,
+    // so that a volatile status word read after it would be told it was handed on without a
+    // release pattern, with the counter for its flag; and each application would be a
+    // scheduling point of the simulator's atomics. Not inlined: inlined into lab code, the
+    // atomic would be instrumented with it.
+    __attribute__((no_sanitize("thread"), noinline)) static void tally(unsigned long long* application_counter) {
+        __atomic_fetch_add(application_counter, 1ULL, __ATOMIC_RELAXED);
+    }
+#endif
 };
 
 }  // namespace scanlab

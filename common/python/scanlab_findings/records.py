@@ -45,6 +45,10 @@ KINDS = {
     "picture": "what a run was asked to draw (grade --pictures): not a finding about the code",
 }
 MAX_SHOWN = 6  # places listed under one check; the rest are counted
+# The grader's own code (a test's kernel that calls the student's device functions, as a later lab
+# would): where it is a party, it is said to be no place to fix.
+GRADERS_FILES = "grader/"
+GRADERS_LINE = "the grader's test code, calling yours: not a line to change"
 FIX_SCOPES = ("", "warp", "block")  # what a fix orders, narrowest first (FixScope in the runtime)
 MEMORY_SPACES = ("shared", "global")  # where a record's "memory" is (MemorySpace in the runtime)
 
@@ -74,7 +78,8 @@ class Finding:
     fix_scope: str = ""  # what the fix orders, where it is a barrier: "warp" or "block" (FIX_SCOPES)
     reproduce: str = ""  # the settings that run the same schedule again
     count: int = 1  # how many times it was reported (tests, and runs within a test)
-    # For a place in kit code: the lines of the student's file that called it (call_sites.py).
+    # For a place in kit code or in an earlier lab's reference: the line of the student's file
+    # that led to it (grader/scanlab_grader/call_sites.py).
     called_from: list[Place] = field(default_factory=list)
     # Where in memory, as the record gives it ("memory"): its "space", "shared" (the variable, byte
     # and block, which a run asked for the race's picture names: drawing.py) or "global" (the
@@ -95,13 +100,19 @@ class Finding:
         space = self.memory.get("space") if self.memory else None
         return space if space in MEMORY_SPACES else ""
 
+    def reached_from_the_students_line(self, place: Place) -> bool:
+        """Whether `place` lies outside the student's lab folder (the kit's code, an earlier lab's
+        reference) and the finding knows the student's line that led there (called_from)."""
+        folders = {p.file.split("/", 1)[0] for p in self.called_from}
+        return bool(folders) and place.file.split("/", 1)[0] not in folders
+
     @property
     def key(self) -> tuple:
         """Once per place: the same kind at the same lines of the student's file is one finding
-        (an access inside kit code counts at the student's line that called it)."""
+        (an access outside the student's file counts at the student's line that led to it)."""
         lab = [(p.file, p.line) for p in self.called_from]
-        kit = [(p.file, p.line) for p in self.places if not (lab and p.file.startswith("common/"))]
-        return (self.kind, tuple(sorted(set(lab + kit))))
+        other = [(p.file, p.line) for p in self.places if not self.reached_from_the_students_line(p)]
+        return (self.kind, tuple(sorted(set(lab + other))))
 
     def absorb(self, other: Finding) -> None:
         """The same finding reported again: counted, and where the other run needed a wider
@@ -130,8 +141,10 @@ class Finding:
             text = f"  {p.role + ':':<{width + 1}} {p.where}"
             if p.thread:
                 text += f"  {p.thread}"
+            if p.file.startswith(GRADERS_FILES):
+                text += f"  ({GRADERS_LINE})"
             out.append(text)
-            if p.file.startswith("common/") and self.called_from:
+            if self.reached_from_the_students_line(p):
                 out.append("  " + " " * (width + 2) + "called from your code at "
                            + ", ".join(c.where for c in self.called_from))
         if self.location:

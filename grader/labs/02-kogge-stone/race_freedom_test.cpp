@@ -31,4 +31,22 @@ void expect_race_free_several_warps_first(Entry entry) {
 TEST(Lab02RaceFreedom, InPlace) { expect_race_free_several_warps_first(lab02::kInPlace); }
 TEST(Lab02RaceFreedom, DoubleBuffer) { expect_race_free_several_warps_first(lab02::kDoubleBuffer); }
 
+// As labs 03 and 05 call the block scans: every thread reads another thread's element of the
+// result right after the scan returns (the last barrier of the scan is what orders that read).
+void expect_block_scan_returns_whole_section(bool double_buffer) {
+    constexpr unsigned kSectionSize = 256;  // several warps: a missing barrier is a race between warps
+    SCOPED_TRACE("one section of " + std::to_string(kSectionSize) + " elements scanned by " +
+                 (double_buffer ? "block_scan_double_buffer" : "block_scan_inplace") +
+                 ", then thread t reads element " + std::to_string(kSectionSize - 1) + " - t");
+    ScanRun<AffineCompose> run(Space::device, kSectionSize, kSectionSize);
+    discard_simulator_reports();
+    ASSERT_TRUE(run.call([&] {
+        block_scan_then_read_across(run.in(), run.out(), kSectionSize, double_buffer, scanlab::ComposeAffine<unsigned>{});
+    }));
+    EXPECT_TRUE(no_simulator_errors());
+}
+
+TEST(Lab02RaceFreedom, InPlaceReturnsTheWholeSection) { expect_block_scan_returns_whole_section(false); }
+TEST(Lab02RaceFreedom, DoubleBufferReturnsTheWholeSection) { expect_block_scan_returns_whole_section(true); }
+
 }  // namespace

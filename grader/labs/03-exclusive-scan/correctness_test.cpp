@@ -22,12 +22,31 @@ void expect_conversion_correct(Conversion conversion) {
     }
 }
 
+// The kernel on a grid of fewer threads than elements: each thread writes several.
+template <class Case>
+void expect_conversion_kernel_covers_n(Conversion conversion) {
+    for (const std::size_t n : few_threads_sizes()) {
+        SCOPED_TRACE(describe_few_threads(n));
+        ConversionRun<Case> run(conversion, n, true);
+        ASSERT_TRUE(run.call(typename Case::Op{}));
+        EXPECT_TRUE(run.output_matches());
+    }
+}
+
 TYPED_TEST(Lab03Correctness, InclusiveToExclusive) {
     expect_conversion_correct<TypeParam>(Conversion::inclusive_to_exclusive);
 }
 
+TYPED_TEST(Lab03Correctness, InclusiveToExclusiveFewerThreadsThanElements) {
+    expect_conversion_kernel_covers_n<TypeParam>(Conversion::inclusive_to_exclusive);
+}
+
 TYPED_TEST(Lab03Correctness, ExclusiveToInclusive) {
     expect_conversion_correct<TypeParam>(Conversion::exclusive_to_inclusive);
+}
+
+TYPED_TEST(Lab03Correctness, ExclusiveToInclusiveFewerThreadsThanElements) {
+    expect_conversion_kernel_covers_n<TypeParam>(Conversion::exclusive_to_inclusive);
 }
 
 }  // namespace

@@ -718,15 +718,65 @@ std::vector<PlantedCase> planted_cases() {
     for (const JsonReport& r : o.reports) expect_two_threads_of_one_block(r);
   }));
   cases.push_back(clean("AsyncStageReleasedAfterItIsRead", "async_released_early", true));
+  // Fixes from the program's own synchronization (checks/ordering_diagnosis.hpp): each names the
+  // line that broke the ordering, and none asks for a barrier that some warps never reach.
+  {
+    // The stale waits let the consumers read stages early (races, and reads of bytes no copy had
+    // written yet), and later wait for a phase that never comes (the deadlock). Which of these a
+    // run meets depends on the thread order (a copy that landed first turns the wrong parity into
+    // a wait for the next phase), so the case runs under the default seed only: its primary kind
+    // is the read's, which the reseeded cases leave out.
+    PlantedCase c = bug("AsyncWaitForTheParityOfTheLastUse", "async_parity_of_the_last_use", "uninitialized-read",
+                        stderr_says({"waited for parity 1 of `loaded[s]` (init() at ", "and returned at once",
+                                     "wait for parity 0 at "},
+                                    [](const Outcome& o) {
+                                      for (const JsonReport& r : o.reports)
+                                        if (r.kind != "deadlock") {
+                                          EXPECT_THAT(r.fix, HasSubstr("wait for parity 0 at ")) << r.headline;
+                                          EXPECT_THAT(r.fix, Not(HasSubstr("__syncthreads()"))) << r.headline;
+                                        }
+                                    }));
+    c.more_kinds = {"race", "deadlock"};
+    cases.push_back(c);
+  }
+  cases.push_back(clean("AsyncWaitForTheParityOfThisUse", "async_parity_of_the_last_use", true));
+  cases.push_back(bug("AsyncBulkStoreIssuedByEveryLane", "async_store_by_every_lane", "race",
+                      fix_names("issue the copy from one lane", "put __syncwarp()")));
+  cases.push_back(clean("AsyncBulkStoreIssuedByOneLane", "async_store_by_every_lane", true));
+  cases.push_back(bug("AsyncBulkStoreReleasedBeforeItsRead", "async_store_released_early", "race",
+                      stderr_says({"arrival on `released[s]` (init() at "},
+                                  fix_names("cp_async_bulk_wait_group_read", "__syncthreads()"))));
+  cases.push_back(clean("AsyncBulkStoreReleasedAfterItsRead", "async_store_released_early", true));
+  // A __syncthreads() in one role's code: its own finding, naming the warps there and elsewhere,
+  // before the deadlock it causes.
+  {
+    PlantedCase c = bug("BarrierReachedByOneRoleOnly", "barrier_in_one_role", "barrier-divergence",
+                        stderr_says({"is reached by only some warps of block", "warp 1 waits at ",
+                                     "warp 0 waits at "},
+                                    [](const Outcome& o) {
+                                      for (const JsonReport& r : o.reports)
+                                        if (r.kind == "barrier-divergence") {
+                                          EXPECT_THAT(r.fix, HasSubstr("__syncwarp()"));
+                                          EXPECT_THAT(r.fix, Not(HasSubstr("keep barriers out of branches")));
+                                        }
+                                    }));
+    c.more_kinds = {"deadlock"};
+    cases.push_back(c);
+  }
+  cases.push_back(clean("BarrierOfTheWarpsOwnLanes", "barrier_in_one_role", true));
+  cases.push_back(bug("ShuffleCalledByHalfItsMask", "shfl_in_branch", "warp-mask",
+                      stderr_says({"call it outside the condition, with every lane of the mask"},
+                                  fix_names("outside the condition", "__activemask()"))));
+  cases.push_back(clean("ShuffleCalledByEveryLaneOfItsMask", "shfl_in_branch", true));
   cases.push_back(bug("AsyncWaitForThePhaseOfTheWrongParity", "async_wrong_parity", "deadlock",
                       stderr_says({"its waiters poll for parity 1, the parity of this phase",
                                    "the phase that completed last, phase 0, has parity 0"})));
   cases.push_back(clean("AsyncWaitForThePhaseOfItsParity", "async_wrong_parity", true));
   // The deadlock names the barrier whose bytes never balance, with its arrivals and bytes.
   cases.push_back(bug("AsyncTransactionCountNeverCompletes", "async_wrong_transaction_count", "deadlock",
-                      stderr_says({"waits on the barrier at shared variable 'loaded'",
+                      stderr_says({"2 blocks ((1,0,0), (0,0,0)) wait on `loaded` (init() at ",
                                    "has 1 of its 1 expected arrivals, and 512 transaction bytes arrived of the 128 expected",
-                                   "waits on the barrier at shared variable 'released'"})));
+                                   "2 blocks ((1,0,0), (0,0,0)) wait on `released` (init() at "})));
   cases.push_back(clean("AsyncTransactionCountOfTheCopiedBytes", "async_wrong_transaction_count", true));
   cases.push_back(bug("AsyncBulkStoreSourceRewrittenBeforeItsRead", "async_store_source_reused", "race",
                       [](const Outcome& o) {

@@ -6,6 +6,7 @@
 #include <tuple>
 #include <utility>
 
+#include "checks/ordering_diagnosis.hpp"
 #include "checks/race_detector.hpp"
 #include "checks/race_report.hpp"
 #include "findings/report.hpp"
@@ -175,7 +176,10 @@ void report_never_written(Thread* t, std::uintptr_t address, std::size_t bytes, 
   f.parties.push_back(party((flags & kAtomic) ? "atomic" : "read", t, where));
   f.details.push_back("location: " + shared_memory::describe_address(address, *t->block));
   if (!shared) f.memory = global_memory::subject_of(address);
-  f.details.push_back(shared ? "no thread of this block wrote these bytes since the block started: shared memory "
+  // A read after a wait that ordered nothing: the wait is what went wrong, not a missing write.
+  const bool explained = shared && ordering_diagnosis::explain_unwritten_read(t, pc, f);
+  if (!explained)
+    f.details.push_back(shared ? "no thread of this block wrote these bytes since the block started: shared memory "
                                "holds garbage when a block starts; write it (then __syncthreads()) before reading it"
                              : "nothing wrote these bytes since cudaMalloc: fresh device memory holds garbage (often "
                                "zeros on a GPU, so the program may pass there); set it with cudaMemset, cudaMemcpy "

@@ -5,6 +5,7 @@
 #include <string>
 #include <utility>
 
+#include "checks/ordering_diagnosis.hpp"
 #include "memory/global_memory.hpp"
 #include "memory/memory.hpp"
 #include "memory/race_shadow.hpp"
@@ -28,7 +29,8 @@ const char* role_of(std::uint8_t flags) {
 // wrong. A block that syncs tiles of several warps needs its sync() reached by both threads.
 // `across_warps` names two threads of different warps that race at the same lines, where the
 // finding's own pair shares a warp (widen_fix): the fix then says why a warp's sync is not enough.
-std::string fix_within_block(bool one_warp, bool uses_tiles, const std::string& across_warps = {}) {
+std::string fix_within_block(bool one_warp, bool uses_tiles, bool uses_barrier_objects,
+                             const std::string& across_warps = {}) {
   if (one_warp)
     return "the racing threads share a warp, but warps do not run in lockstep: put __syncwarp() between the "
            "two accesses";
@@ -36,6 +38,11 @@ std::string fix_within_block(bool one_warp, bool uses_tiles, const std::string& 
     return "the sync() of a tile of several warps orders only the threads of its own tile, and only when both "
            "threads pass it between the accesses: put __syncthreads() (or block.sync()) between the two accesses, "
            "reached by every thread of the block";
+  if (uses_barrier_objects)
+    return "nothing orders these two accesses of different warps, and this kernel's warps meet at barrier objects, "
+           "not at a barrier of the whole block: let the first access's warp arrive on a cuda::barrier after it and "
+           "the other warp wait for that phase (try_wait_parity) before its access; a __syncthreads() here would hang "
+           "unless every thread of the block reaches it";
   const std::string example = across_warps.empty() ? "" : " too (" + across_warps + ", for one)";
   return "these two lines race between threads of different warps" + example +
          ": put __syncthreads() between the two accesses, reached by every thread of the block";
@@ -156,9 +163,13 @@ Finding race_finding(const RaceSide& earlier, const Thread* t, std::uintptr_t pc
       tell_own_flag(f);
       return f;
     }
+    // What the program used to order the two, where it names the line that broke it.
+    if (ordering_diagnosis::explain(earlier, t, pc, flags, shared, f)) return f;
     const bool one_warp = earlier.thread / kWarpSize == t->warp;
     const unsigned tile = one_warp ? shared_sub_warp_tile(*t->block, earlier.thread, t->linear) : 0;
-    f.fix = tile ? fix_within_tile(tile) : fix_within_block(one_warp, t->block->race.tile_clocks != nullptr);
+    f.fix = tile ? fix_within_tile(tile)
+                 : fix_within_block(one_warp, t->block->race.tile_clocks != nullptr,
+                                    ordering_diagnosis::uses_barrier_objects(*t->block));
     f.fix_scope = one_warp ? FixScope::warp : FixScope::block;
     if (one_warp) {
       std::lock_guard<std::mutex> lock(warp_fixed_mutex);
@@ -222,7 +233,8 @@ bool widen_fix(const RaceSide& earlier, const Thread* t, std::uintptr_t pc) {
     const Launch& launch = *t->block->launch;
     const std::string across_warps = "thread " + format_index(unflatten(earlier.thread, launch.block)) +
                                      " and thread " + format_index(unflatten(t->linear, launch.block));
-    waiting->fix = fix_within_block(false, t->block->race.tile_clocks != nullptr, across_warps);
+    waiting->fix = fix_within_block(false, t->block->race.tile_clocks != nullptr,
+                                    ordering_diagnosis::uses_barrier_objects(*t->block), across_warps);
     waiting->fix_scope = FixScope::block;
   }
   std::lock_guard<std::mutex> lock(warp_fixed_mutex);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "checks/barrier_names.hpp"
 #include "checks/race_detector.hpp"
 #include "findings/report.hpp"
 #include "memory/memory.hpp"
@@ -54,14 +55,64 @@ void complete_if_done(Barrier& r) {
   r.waited = false;
 }
 
-bool see_complete(Thread* t, Barrier& r, bool complete, std::uintptr_t pc) {
+Barrier::Use& use_by(Thread* t, Barrier& r) {
+  if (r.by_thread.size() <= t->linear) r.by_thread.resize(t->block->thread_count);
+  return r.by_thread[t->linear];
+}
+
+// A wait that saw a phase complete: what its thread has seen of the barrier, and whether the
+// wait ordered anything. A parity wait is stale when the phase it saw complete is one its thread
+// had seen in an earlier wait, or the one before the first: a race report then names it
+// (checks/ordering_diagnosis.hpp).
+void note_wait(Thread* t, std::uintptr_t address, Barrier& r, unsigned parity, bool by_parity, std::uintptr_t pc) {
+  Barrier::Use& use = use_by(t, r);
+  auto& stale = t->block->async_barriers.stale_waits;
+  if (by_parity && r.phase <= use.waits)
+    stale[t->linear] = StaleWait{address, pc, parity, r.phase, use.waits};
+  else if (auto it = stale.find(t->linear); it != stale.end() && it->second.barrier == address)
+    stale.erase(it);
+  use.waits += 1;
+  use.seen = r.phase;
+}
+
+bool see_complete(Thread* t, std::uintptr_t address, Barrier& r, bool complete, unsigned parity, bool by_parity,
+                  std::uintptr_t pc) {
   if (complete) {
     race_detector::acquire_for_warp(*t->block, t->warp, r.completed);
+    note_wait(t, address, r, parity, by_parity, pc);
     return true;
   }
   r.waited = true;
+  r.polled_at = pc;
   scheduler::yield(t, pc);  // a poll of a phase that has not completed: a spin-wait
   return false;
+}
+
+// A barrier that threads wait on, in words that hold no block index: its name, its phase, what
+// the phase has and lacks.
+std::string state_of(const Block& b, std::uintptr_t address) {
+  const Barrier& r = b.async_barriers.by_address.at(address);
+  std::string s = barrier_names::barrier(b, address) + ": its phase " + std::to_string(r.phase) + " (parity " +
+                  std::to_string(r.phase & 1u) + ") has " + std::to_string(r.expected - r.pending) + " of its " +
+                  std::to_string(r.expected) + " expected arrivals";
+  if (r.expected_bytes != 0 || r.arrived_bytes != 0 || r.transaction != 0) {
+    s += ", and " + std::to_string(r.arrived_bytes) + " transaction bytes arrived of the " +
+         std::to_string(r.expected_bytes) + " expected";
+    if (r.transaction > 0)
+      s += " (" + std::to_string(r.transaction) + " bytes never come: the copies that name the barrier deliver "
+           "fewer bytes than expect_tx/arrive_tx announced)";
+    else if (r.transaction < 0)
+      s += " (" + std::to_string(-r.transaction) + " bytes more than announced: a phase completes only when the "
+           "transaction count is exactly zero, so the bytes announced must equal the bytes the copies deliver)";
+  }
+  // Polled for the parity of a phase nothing has begun: the wait most likely names the wrong
+  // phase (the one before it, of the other parity, is the one that completed).
+  if (r.phase > 0 && r.waited_parity == (r.phase & 1u) && r.pending == r.expected && r.expected_bytes == 0 &&
+      r.arrived_bytes == 0)
+    s += "; its waiters poll for parity " + std::to_string(r.waited_parity) + ", the parity of this phase, which "
+         "no thread has begun: try_wait_parity(p) waits until the phase of parity p completes, and the phase that "
+         "completed last, phase " + std::to_string(r.phase - 1) + ", has parity " + std::to_string((r.phase - 1) & 1u);
+  return s;
 }
 
 }  // namespace
@@ -72,9 +123,13 @@ void init(Thread* t, std::uintptr_t address, std::int64_t expected, std::uintptr
   if (expected < 1 || expected > kCountLimit)
     misuse(t, address, "init() of a barrier with " + std::to_string(expected) + " expected arrivals",
            "a barrier expects from 1 to 2^20 - 1 arrivals a phase", pc);
-  Barrier& r = t->block->async_barriers.by_address[address];
+  auto& barriers = t->block->async_barriers.by_address;
+  std::uint32_t ordinal = 0;  // the barriers an init() in a loop made before this one
+  for (const auto& [other, earlier] : barriers) ordinal += other != address && earlier.initialized_at == pc;
+  Barrier& r = barriers[address];
   r = Barrier{};
   r.initialized_at = pc;
+  r.init_ordinal = ordinal;
   r.expected = r.pending = static_cast<std::uint32_t>(expected);
   t->stored_since_yield = true;
 }
@@ -93,6 +148,15 @@ std::uint64_t arrive(Thread* t, std::uintptr_t address, std::int64_t count, std:
            pc);
   const std::uint64_t token = r.phase;
   race_detector::publish_warp(*t->block, t->warp, r.arriving);
+  Barrier::Use& use = use_by(t, r);
+  use.arrived = r.phase + 1;
+  use.arrived_at = pc;
+  use.arrival = ++t->block->async_barriers.arrivals;
+  // The first arrival after a bulk store was issued: what a report of the store's source
+  // changing names as the release that came too early.
+  if (auto it = t->block->bulk_stores.in_flight.find(t->linear); it != t->block->bulk_stores.in_flight.end())
+    for (bulk_copy::PendingStore& store : it->second)
+      if (!store.released_at) store.released_at = pc, store.released_barrier = address;
   r.transaction += bytes;
   r.expected_bytes += static_cast<std::uint64_t>(bytes);
   r.pending -= static_cast<std::uint32_t>(count);
@@ -133,47 +197,53 @@ bool test_parity(Thread* t, std::uintptr_t address, unsigned parity, std::uintpt
   Barrier& r = barrier_at(t, address, pc);
   r.waited_parity = static_cast<std::uint8_t>(parity & 1u);
   // The phase of parity p has completed while the current phase has the other parity.
-  return see_complete(t, r, (r.phase & 1u) != (parity & 1u), pc);
+  return see_complete(t, address, r, (r.phase & 1u) != (parity & 1u), parity & 1u, true, pc);
 }
 
 bool test_token(Thread* t, std::uintptr_t address, std::uint64_t token, std::uintptr_t pc) {
   Barrier& r = barrier_at(t, address, pc);
   r.waited_parity = 2;
-  return see_complete(t, r, r.phase > token, pc);
+  return see_complete(t, address, r, r.phase > token, 0, false, pc);
 }
 
-std::vector<std::string> describe_waiting(const Block& b) {
-  std::vector<std::uintptr_t> waited;
-  for (const auto& [address, r] : b.async_barriers.by_address)
-    if (r.waited) waited.push_back(address);
-  std::sort(waited.begin(), waited.end());
-  std::vector<std::string> lines;
-  for (std::uintptr_t address : waited) {
-    const Barrier& r = b.async_barriers.by_address.at(address);
-    std::string s = "block " + format_index(b.index) + " waits on the barrier at " +
-                    shared_memory::describe_address(address, b) + ", initialized at " +
-                    locate(r.initialized_at).text() + ": its phase " + std::to_string(r.phase) + " has " +
-                    std::to_string(r.expected - r.pending) + " of its " + std::to_string(r.expected) +
-                    " expected arrivals";
-    if (r.expected_bytes != 0 || r.arrived_bytes != 0 || r.transaction != 0) {
-      s += ", and " + std::to_string(r.arrived_bytes) + " transaction bytes arrived of the " +
-           std::to_string(r.expected_bytes) + " expected";
-      if (r.transaction > 0)
-        s += " (" + std::to_string(r.transaction) + " bytes never come: the copies that name the barrier deliver "
-             "fewer bytes than expect_tx/arrive_tx announced)";
-      else if (r.transaction < 0)
-        s += " (" + std::to_string(-r.transaction) + " bytes more than announced: a phase completes only when the "
-             "transaction count is exactly zero, so the bytes announced must equal the bytes the copies deliver)";
+bool polls_barrier_object(const Thread& t) {
+  if (!t.last_yield_pc) return false;
+  for (const auto& [address, r] : t.block->async_barriers.by_address)
+    if (r.waited && r.polled_at == t.last_yield_pc) return true;
+  return false;
+}
+
+std::vector<std::string> describe_waiting(const std::vector<Block*>& blocks, std::size_t most) {
+  // One line per distinct state of a barrier that threads wait on, with the blocks in it: the
+  // blocks of a persistent kernel all hang the same way, and a line per block buries the cause.
+  struct State {
+    std::string words;
+    std::vector<uint3> blocks;
+  };
+  std::vector<State> states;
+  for (const Block* b : blocks) {
+    std::vector<std::uintptr_t> waited;
+    for (const auto& [address, r] : b->async_barriers.by_address)
+      if (r.waited) waited.push_back(address);
+    std::sort(waited.begin(), waited.end());
+    for (std::uintptr_t address : waited) {
+      const std::string words = state_of(*b, address);
+      auto it = std::find_if(states.begin(), states.end(), [&](const State& s) { return s.words == words; });
+      if (it == states.end()) states.push_back({words, {}}), it = states.end() - 1;
+      it->blocks.push_back(b->index);
     }
-    // Polled for the parity of a phase nothing has begun: the wait most likely names the wrong
-    // phase (the one before it, of the other parity, is the one that completed).
-    if (r.phase > 0 && r.waited_parity == (r.phase & 1u) && r.pending == r.expected && r.expected_bytes == 0 &&
-        r.arrived_bytes == 0)
-      s += "; its waiters poll for parity " + std::to_string(r.waited_parity) + ", the parity of this phase, which "
-           "no thread has begun: try_wait_parity(p) waits until the phase of parity p completes, and the phase that "
-           "completed last, phase " + std::to_string(r.phase - 1) + ", has parity " + std::to_string((r.phase - 1) & 1u);
-    lines.push_back(s);
   }
+  std::vector<std::string> lines;
+  for (std::size_t i = 0; i < states.size() && lines.size() < most; ++i) {
+    const State& s = states[i];
+    std::string who = s.blocks.size() == 1 ? "block " + format_index(s.blocks[0])
+                                           : std::to_string(s.blocks.size()) + " blocks (" + format_index(s.blocks[0]) +
+                                                 (s.blocks.size() > 2 ? ", ..., " : ", ") +
+                                                 format_index(s.blocks.back()) + ")";
+    lines.push_back(who + " wait on " + s.words);
+  }
+  if (states.size() > lines.size())
+    lines.push_back("and " + std::to_string(states.size() - lines.size()) + " more barriers in other states");
   return lines;
 }
 

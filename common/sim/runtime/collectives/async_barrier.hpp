@@ -5,6 +5,7 @@
 // after everything the phase's arrivals and copies did (race_detector::publish_warp).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -34,8 +35,12 @@ void deliver_bytes(Thread* t, std::uintptr_t address, std::int64_t bytes, std::u
 bool test_parity(Thread* t, std::uintptr_t address, unsigned parity, std::uintptr_t pc);
 // try_wait with an arrival token: whether the phase arrived on has completed.
 bool test_token(Thread* t, std::uintptr_t address, std::uint64_t token, std::uintptr_t pc);
-// For a deadlock report: each barrier of b that a thread waited on and whose phase did not
-// complete, with its arrivals and transaction bytes, in words.
-std::vector<std::string> describe_waiting(const Block& b);
+// For a deadlock report: the barriers of these blocks that a thread waited on and whose phase
+// did not complete, named by their init() and with their arrivals, transaction bytes and phase,
+// one line per distinct state with the blocks in it, at most `most` lines.
+std::vector<std::string> describe_waiting(const std::vector<Block*>& blocks, std::size_t most);
+// Whether thread t spins on a barrier object of its block (its last poll was of one): it waits
+// for threads of its own block, not for another block.
+bool polls_barrier_object(const Thread& t);
 
 }  // namespace scanlab::sim::detail::async_barrier

@@ -3,14 +3,18 @@
 // reported as a warning because CUDA C++ asks for barriers in uniform control flow.
 #include "collectives/barrier.hpp"
 
+#include "checks/barrier_names.hpp"
 #include "checks/counters.hpp"
 #include "checks/memory_order.hpp"
 #include "checks/race_picture.hpp"
 #include "checks/step_picture.hpp"
 
+#include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "collectives/async_barrier.hpp"
 #include "collectives/tile_barrier.hpp"
 #include "collectives/warp.hpp"
 #include "findings/report.hpp"
@@ -144,7 +148,83 @@ int arrive_and_wait(Kind kind, int predicate, const char* file, unsigned line) {
   return t->barrier.result;
 }
 
+// Warps of one block, as a list a student reads ("warps 0, 1, 2 and 11..18").
+std::string warp_list(const std::vector<unsigned>& warps) {
+  std::string s;
+  for (std::size_t i = 0; i < warps.size();) {
+    std::size_t j = i;
+    while (j + 1 < warps.size() && warps[j + 1] == warps[j] + 1) ++j;
+    if (!s.empty()) s += ", ";
+    s += std::to_string(warps[i]);
+    if (j > i) s += (j == i + 1 ? ", " : "..") + std::to_string(warps[j]);
+    i = j + 1;
+  }
+  return (warps.size() == 1 ? "warp " : "warps ") + s;
+}
+
 }  // namespace
+
+bool report_reached_by_some_warps(Block& b) {
+  if (b.barrier.waiting == 0 || b.barrier.waiting >= b.live) return false;
+  // The warps at the barrier, and where each other warp's threads are: a thread that polls a
+  // barrier object waits for this block's own threads, so it never comes to the __syncthreads().
+  std::vector<unsigned> there;
+  std::vector<std::pair<std::string, std::vector<unsigned>>> elsewhere;  // place -> warps
+  const Thread* waiting = nullptr;
+  const Thread* away = nullptr;
+  bool polls_block = false;
+  for (unsigned w = 0; w * kWarpSize < b.thread_count; ++w) {
+    const Thread* other = nullptr;
+    bool any_there = false;
+    for (unsigned i = w * kWarpSize; i < std::min(b.thread_count, (w + 1) * kWarpSize); ++i) {
+      const Thread& t = b.threads[i];
+      if (t.exited) continue;
+      if (t.waiting == Waiting::barrier) {
+        any_there = true;
+        if (!waiting) waiting = &t;
+      } else if (!other) {
+        other = &t;
+      }
+    }
+    if (any_there && !other) there.push_back(w);
+    if (!other) continue;
+    if (!away) away = other;
+    polls_block |= async_barrier::polls_barrier_object(*other);
+    const Site* collective = other->waiting == Waiting::warp ? warp::waiting_site(*other) : nullptr;
+    const std::string place = collective ? locate(*collective).text() : barrier_names::place(other->last_yield_pc, "");
+    auto it = std::find_if(elsewhere.begin(), elsewhere.end(), [&](const auto& e) { return e.first == place; });
+    if (it == elsewhere.end()) elsewhere.push_back({place, {}}), it = elsewhere.end() - 1;
+    it->second.push_back(w);
+  }
+  // Threads that spin on global memory may wait for another block and come to the barrier later
+  // (a chained scan's thread 0): that is the deadlock's to tell.
+  if (!waiting || !away || !polls_block || there.empty()) return false;
+  if (!first_time(ReportKind::barrier_divergence, reinterpret_cast<std::uintptr_t>(waiting->barrier.site.file),
+                  waiting->barrier.site.line))
+    return true;
+  const SourceLocation at = locate(waiting->barrier.site);
+  Finding f;
+  f.kind = ReportKind::barrier_divergence;
+  f.headline = std::string(name_of(waiting->barrier.kind)) + "() at " + at.file + ":" + std::to_string(at.line) +
+               " is reached by only some warps of block " + format_index(b.index) +
+               ": the others run code that never comes to it";
+  f.parties.push_back(party(name_of(waiting->barrier.kind), waiting, at));
+  f.parties.push_back(party("elsewhere", away, locate(away->last_yield_pc)));
+  f.details.push_back(warp_list(there) + (there.size() == 1 ? " waits at " : " wait at ") + at.text());
+  constexpr std::size_t kShownPlaces = 4;
+  for (std::size_t i = 0; i < elsewhere.size() && i < kShownPlaces; ++i)
+    f.details.push_back(warp_list(elsewhere[i].second) + (elsewhere[i].second.size() == 1 ? " waits at " : " wait at ") +
+                        elsewhere[i].first + " for this block's own threads, and never comes to the barrier");
+  if (elsewhere.size() > kShownPlaces)
+    f.details.push_back("and warps at " + std::to_string(elsewhere.size() - kShownPlaces) + " more places");
+  f.fix = "a __syncthreads() must be reached by every thread of the block, and this one lies in code that only some "
+          "warps run (one role of a warp-specialized kernel, or a block-wide function called inside a branch): order "
+          "what these warps share with their own sync (__syncwarp(), or the sync() of a tile that holds them) or with "
+          "a cuda::barrier that exactly they arrive on, or move the barrier to where every warp of the block comes";
+  f.fix_scope = FixScope::none;
+  report(f);
+  return true;
+}
 
 // The plain barrier returns nothing, so its wait is a tail call: a suspended thread's stack holds
 // no frame of the barrier's, which is a cache line less for every switch back to it.

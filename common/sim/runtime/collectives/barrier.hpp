@@ -15,4 +15,10 @@ void end_block(Block& b);
 // do not all wait at one barrier, reports why none can ever pass and stops the launch.
 void release(Block& b);
 
+// At a deadlock: where some warps of the block wait at a __syncthreads() while others spin on
+// the block's own barrier objects (a barrier in one role's code of a warp-specialized kernel, a
+// block-wide function called inside a branch), reports that barrier at its line, naming the
+// warps there and where the others are; true when the block is in that state.
+bool report_reached_by_some_warps(Block& b);
+
 }  // namespace scanlab::sim::detail::barrier

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <string>
 
+#include "checks/barrier_names.hpp"
 #include "checks/race_detector.hpp"
 #include "collectives/async_barrier.hpp"
 #include "collectives/async_copy_groups.hpp"
@@ -61,9 +62,21 @@ void report_source_changed(Thread* t, const PendingStore& s, std::size_t offset,
   f.parties.push_back(party("bulk copy", t, locate(s.issued_at)));
   f.parties.push_back(party("wait_group", t, locate(wait_pc)));
   f.details.push_back("location: " + shared_memory::describe_address(s.source + offset, *t->block));
-  f.details.push_back("the copy reads its shared source until cp.async.bulk.wait_group_read (or wait_group) covers "
-                      "its bulk group, and the source changed before that wait: wait for the group's reads before "
-                      "any thread writes the source again (before the arrival that releases it)");
+  if (s.released_at) {
+    // The program ordered the next writer after an arrival that came before the store's reads.
+    f.details.push_back("the issuing thread's arrival on " + barrier_names::barrier(*t->block, s.released_barrier) +
+                        " at " + barrier_names::place(s.released_at, locate(s.issued_at).function) +
+                        " released the stage while the copy still read it, and the stage was written again before "
+                        "the wait at " + barrier_names::line_of(wait_pc));
+    f.fix = "wait for the store's reads before releasing the stage: cuda::ptx::cp_async_bulk_commit_group() and "
+            "cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<0>{}) after the copy, by the thread that issued "
+            "it, before the arrival at " + barrier_names::line_of(s.released_at);
+  } else {
+    f.details.push_back("the copy reads its shared source until cp.async.bulk.wait_group_read (or wait_group) covers "
+                        "its bulk group, and the source changed before that wait");
+    f.fix = "wait for the group's reads (cuda::ptx::cp_async_bulk_wait_group_read) before any thread writes the "
+            "source again";
+  }
   report(f);
 }
 
@@ -118,7 +131,7 @@ void carry_out(Thread* t, PendingStore& s, std::uintptr_t wait_pc) {
       if (wait_pc) report_source_changed(t, s, i, wait_pc);
       break;
     }
-  check_words(t, s.destination, s.bytes, race_detector::kWrite, s.issued_at);
+  check_words(t, s.destination, s.bytes, race_detector::kWrite | kAsyncProxy, s.issued_at);
   std::memcpy(reinterpret_cast<void*>(s.destination), now, s.bytes);
 }
 
@@ -188,7 +201,7 @@ void phase_copy(Thread* t, std::uintptr_t destination, std::uintptr_t source, st
 void store(Thread* t, std::uintptr_t destination, std::uintptr_t source, std::size_t bytes, std::uintptr_t pc) {
   if (!copyable(t, destination, false, source, bytes, pc)) return;
   // Whatever wrote the source must be ordered before the copy starts reading it.
-  check_words(t, source, bytes, race_detector::kRead, pc);
+  check_words(t, source, bytes, race_detector::kRead | kAsyncProxy, pc);
   check_proxy_fence(t, source, bytes, pc);
   PendingStore s;
   s.destination = destination;

@@ -50,14 +50,22 @@ std::string lane_list(unsigned lanes) {
 
 const char* name_of(const Group& g) { return g.name ? g.name : collective_name(g.kind); }
 
-[[noreturn]] void mask_error(Thread* t, const char* name, Site site, const std::string& problem) {
+// The fix of a collective that fewer lanes call than its mask names: the lanes the mask names
+// must all make the call. A mask narrowed to the lanes that happen to be there (__activemask())
+// would hide the report and leave the others' values out.
+constexpr const char* kEveryLaneOfTheMask =
+    "call it outside the condition, with every lane of the mask: let every lane the mask names make the call (the "
+    "lanes that need its result can use it inside the condition)";
+
+[[noreturn]] void mask_error(Thread* t, const char* name, Site site, const std::string& problem,
+                             const char* fix = nullptr) {
   Finding f;
   f.kind = ReportKind::warp_mask;
   f.headline = std::string("invalid ") + name + ": " + problem;
   f.parties.push_back(party(name, t, locate(site)));
-  f.details.push_back("the mask must name exactly the lanes that execute this call, the caller included; "
-                      "__activemask() or a ballot of the participating lanes gives it");
+  f.details.push_back("the mask must name exactly the lanes that execute this call, the caller included");
   f.details.push_back("the kernel was stopped; the launch reports cudaErrorLaunchFailure");
+  if (fix) f.fix = fix;
   report(f);
   scheduler::abort_kernel(t, cudaErrorLaunchFailure);
 }
@@ -162,14 +170,17 @@ __attribute__((noinline, cold)) void report_bad_mask(Thread* t, CollectiveKind k
   const Block& b = *t->block;
   const Warp& w = b.warps[t->warp];
   if (!(mask & (1u << t->lane)))
-    mask_error(t, name, site, "the calling lane " + std::to_string(t->lane) + " is not in the mask " + hex(mask));
+    mask_error(t, name, site, "the calling lane " + std::to_string(t->lane) + " is not in the mask " + hex(mask),
+               "name in the mask the lanes that make this call, the caller included, or call it outside the "
+               "condition with every lane of the mask");
   if (mask & ~w.existing)
     mask_error(t, name, site,
                "the mask " + hex(mask) + " names lanes " + lane_list(mask & ~w.existing) +
                    ", which do not exist (the block has " + std::to_string(b.thread_count) + " threads)");
   if (mask & w.exited)
     mask_error(t, name, site, "the mask " + hex(mask) + " names lanes " + lane_list(mask & w.exited) +
-                                  ", which have already exited");
+                                  ", which have already exited",
+               kEveryLaneOfTheMask);
   if (bad_width(kind, width))
     mask_error(t, name, site, "width " + std::to_string(width) + " is not a power of two from 1 to 32");
 }
@@ -279,6 +290,7 @@ bool report_mismatched_collectives(Block& b) {
         f.details.push_back("the mask must name exactly the lanes that execute this call, and they must all call "
                             "the same intrinsic with the same mask");
         f.details.push_back("the kernel was stopped; the launch reports cudaErrorLaunchFailure");
+        f.fix = kEveryLaneOfTheMask;
         report(f);
         scheduler::stop(b, cudaErrorLaunchFailure);
         return true;
@@ -319,7 +331,10 @@ void lane_exited(Thread& t) {
                  " wait with";
     f.parties.push_back(party(name_of(g), &b.threads[t.warp * kWarpSize + __builtin_ctz(g.arrived)],
                               locate(g.site)));
+    f.details.push_back("lanes " + lane_list(g.arrived) + " called it; lanes " + lane_list(g.mask & ~g.arrived) +
+                        " of its mask did not (a condition around the call, or an early return, let them pass it)");
     f.details.push_back("the kernel was stopped; the launch reports cudaErrorLaunchFailure");
+    f.fix = kEveryLaneOfTheMask;
     report(f);
     scheduler::stop(b, cudaErrorLaunchFailure);
     return;

@@ -7,6 +7,7 @@
 
 #include "base/settings.hpp"
 #include "collectives/async_barrier.hpp"
+#include "collectives/barrier.hpp"
 #include "findings/report.hpp"
 #include "memory/global_memory.hpp"
 #include "threads/shared_memory.hpp"
@@ -145,13 +146,23 @@ void report(Launch& launch, const std::vector<Block*>& resident, const std::vect
   f.kind = ReportKind::deadlock;
   f.headline = "deadlock: none of the " + std::to_string(resident.size()) +
                " running blocks can make progress (the kernel would hang on a GPU)";
-  for (Block* b : resident) {
-    if (f.parties.size() >= 8) break;
-    if (const Thread* t = spinning_thread(*b)) f.parties.push_back(party("spinning", t, locate(t->last_yield_pc)));
-  }
+  // What some warps of a block wait for that others never reach (a __syncthreads() in one role's
+  // code, a shuffle inside a condition): the cause, told first at its own line.
+  for (Block* b : resident) barrier::report_reached_by_some_warps(*b);
+  // A few spinning threads, one per place they spin at first: the blocks of a kernel mostly
+  // spin alike, and a line per block buries what differs.
+  constexpr std::size_t kSpinners = 3, kBarrierLines = 4;
+  std::set<std::uintptr_t> spin_places;
+  std::set<const Block*> named;
+  for (int pass = 0; pass < 2; ++pass)
+    for (Block* b : resident)
+      if (const Thread* t = spinning_thread(*b);
+          t && f.parties.size() < kSpinners && !named.count(b) && (pass == 1 || spin_places.insert(t->last_yield_pc).second)) {
+        f.parties.push_back(party("spinning", t, locate(t->last_yield_pc)));
+        named.insert(b);
+      }
   // Threads that poll a barrier object whose phase cannot complete: which barrier, and what it lacks.
-  for (Block* b : resident)
-    for (std::string& line : async_barrier::describe_waiting(*b)) f.details.push_back(std::move(line));
+  for (std::string& line : async_barrier::describe_waiting(resident, kBarrierLines)) f.details.push_back(std::move(line));
   f.details.push_back("blocks not yet started: " + (waiting.empty() ? std::string("none") : block_list(waiting, launch)) +
                       "; " + std::to_string(resident.size()) +
                       " blocks run at once here (SCANLAB_SIM_RESIDENT_BLOCKS), and a GPU also runs only as many as "

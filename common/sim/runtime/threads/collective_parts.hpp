@@ -124,16 +124,40 @@ struct Barrier {
   std::uint64_t arrived_bytes = 0;    // ... and bytes copies delivered, for reports
   std::uint64_t phase = 0;            // phases completed
   bool waited = false;                // a thread found the current phase incomplete, for deadlock reports
+  std::uintptr_t polled_at = 0;       // ... at this code address, the last time one did
   std::uint8_t waited_parity = 2;     // ... polling for this parity (2: with an arrival token)
   // What the current phase's arrivals publish, per warp of the block, and what every phase
   // completed so far published (a waiter that sees a phase complete acquires it).
   std::array<std::uint32_t, kMaxThreadsPerBlock / kWarpSize> arriving{};
   std::array<std::uint32_t, kMaxThreadsPerBlock / kWarpSize> completed{};
+  std::uint32_t init_ordinal = 0;  // how many barriers the block had initialized at the same code before it
+  // Per thread of the block (sized at the first arrival or wait), how it used the barrier, so
+  // that a race report can tell what the program meant to order two accesses with.
+  struct Use {
+    std::uint32_t waits = 0;       // parity waits that saw a phase complete
+    std::uint64_t seen = 0;        // the phase count when its last wait saw a phase complete (0: none)
+    std::uint64_t arrived = 0;     // the phase count its last arrival came in, + 1 (0: none)
+    std::uintptr_t arrived_at = 0;  // code address of that arrival
+    std::uint64_t arrival = 0;      // its place among the block's arrivals (BlockBarriers::arrivals)
+  };
+  std::vector<Use> by_thread;
+};
+
+// A parity wait that returned for a phase its thread had already seen complete, or for the one
+// before the first (which PTX counts as complete): the wait ordered nothing.
+struct StaleWait {
+  std::uintptr_t barrier = 0;
+  std::uintptr_t waited_at = 0;  // code address of the try_wait
+  unsigned parity = 0;
+  std::uint64_t completed = 0;  // phases the barrier had completed then
+  std::uint32_t needed = 0;     // the phase this use needed: the thread's earlier waits on it
 };
 
 // A block's part: its barrier objects, by address.
 struct BlockBarriers {
   std::unordered_map<std::uintptr_t, Barrier> by_address;
+  std::unordered_map<unsigned, StaleWait> stale_waits;  // by thread: its last wait that ordered nothing
+  std::uint64_t arrivals = 0;  // arrivals on any of them so far
 };
 
 }  // namespace scanlab::sim::detail::async_barrier
@@ -149,6 +173,8 @@ struct PendingStore {
   std::uintptr_t issued_at = 0;  // code address
   std::uint32_t group = 0;       // bulk groups its thread had committed before it
   std::vector<unsigned char> issued_bytes;  // the source as it was at the issue, to tell a later write
+  std::uintptr_t released_at = 0;  // code address of its thread's first arrival on a barrier after the issue
+  std::uintptr_t released_barrier = 0;  // and that barrier's address
 };
 
 // A block's part: per thread, its bulk stores in flight and the bulk groups it has committed.

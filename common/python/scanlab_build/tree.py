@@ -150,13 +150,15 @@ class BuildTree:
         return BuildResult(rc == 0, out)
 
     def _kit_part(self, target: str) -> list[str]:
-        """What of the kit a lab's test program needs before its own files are compiled: Ninja's
-        build file, and the kit's targets it links where this tree builds them (not where it
-        imports them from a prebuilt tree)."""
-        regenerate = ["build.ninja"] if (self.dir / "build.ninja").is_file() else []
+        """What of the kit a lab's test program needs before its own files are compiled, where
+        this tree builds the kit's part: Ninja's build file and the kit's targets it links;
+        nothing where the tree imports them from a prebuilt tree."""
         m = re.fullmatch(r"lab(\d\d)_tests", target)
         if m is None or any(d.startswith("SCANLAB_PREBUILT_DIR=") for d in self.defines):
-            return regenerate
+            # An imported kit: CMake, where it runs again, reads nothing the view hides (the
+            # suites, whose configuration asks for solutions/, are the prebuilt tree's).
+            return []
+        regenerate = ["build.ninja"] if (self.dir / "build.ninja").is_file() else []
         return regenerate + [f"lab{m.group(1)}_suite", "scanlab_grader_harness"]
 
     def object_dir(self, target: str) -> Path | None:
@@ -167,11 +169,12 @@ class BuildTree:
         """Builds a lab's test program. The simulator's rewriter and the compiler read the
         submission's files here, so they run as `run_build` says, writing the build tree only."""
         artifact = self.targets().get(target)
-        # The kit's own part first, as the kit's build runs: CMake run again where its inputs
-        # changed (it reads the whole kit, which the sandbox's view of a lab does not show),
-        # and the kit's code that the program links where this tree builds it (its suite, the
-        # harness, the simulator; none of the submission's files is on their path). The step
-        # below then compiles the submission's files alone, in the sandbox, under its limits.
+        # Where this tree builds the kit's own part (no prebuilt tree imported), that part first,
+        # as the kit's build runs: CMake run again where its inputs changed (it then reads
+        # solutions/, which the sandbox's view of a lab hides) and the kit's code that the
+        # program links (its suite, the harness, the simulator; none of the submission's files
+        # is on their path). The step below compiles the submission's files alone, in the
+        # sandbox, under its limits.
         kit_part = self._kit_part(target)
         if kit_part:
             rc, out = run_plainly(["cmake", "--build", str(self.dir), "--parallel", str(self.jobs), "--target",

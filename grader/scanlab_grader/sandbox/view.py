@@ -59,6 +59,11 @@ class Scope:
     programs: tuple[Path, ...] = ()  # test programs given ready-made (--test-binary)
 
 
+@lru_cache(maxsize=1)
+def _system_mounts() -> tuple[str, ...]:
+    return tuple(_system())
+
+
 def _system() -> list[str]:
     argv: list[str] = []
     for path in SYSTEM_DIRS:
@@ -106,6 +111,11 @@ def _is_build_tree(path: Path) -> bool:
     return path.name.startswith("build") or (path / "CMakeCache.txt").exists()
 
 
+@lru_cache(maxsize=16)
+def _kit_mounts(repo: Path, lab_number: str | None) -> tuple[str, ...]:
+    return tuple(_kit(repo, lab_number))
+
+
 def _kit(repo: Path, lab_number: str | None) -> list[str]:
     argv: list[str] = []
     for entry in sorted(repo.iterdir()):
@@ -122,7 +132,12 @@ def _kit(repo: Path, lab_number: str | None) -> list[str]:
     return argv
 
 
-def _prebuilt_files(prebuilt: Path) -> list[Path]:
+@lru_cache(maxsize=4)
+def _prebuilt_files(prebuilt: Path) -> tuple[Path, ...]:
+    return tuple(_files_of_prebuilt(prebuilt))
+
+
+def _files_of_prebuilt(prebuilt: Path) -> list[Path]:
     """The import file of a prebuilt tree and the files of the tree it names."""
     found = [prebuilt / "scanlab-prebuilt.cmake", prebuilt / "scanlab-prebuilt-backend.txt"]
     try:
@@ -168,7 +183,7 @@ def mounts(scope: Scope | None, *, building: bool, writable: tuple[Path, ...]) -
     if scope is None:
         return ["--ro-bind", "/", "/"], []
     lab_number = scope.lab_dir[:2] if scope.lab_dir else None
-    before = _system() + _kit(scope.repo, lab_number)
+    before = [*_system_mounts(), *_kit_mounts(scope.repo, lab_number)]
     cache = (scope.tree or scope.repo) / "CMakeCache.txt"
     before += [a for p in _tools_of(cache) for a in ("--ro-bind", str(p), str(p))]
     after: list[str] = []

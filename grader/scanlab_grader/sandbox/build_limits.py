@@ -38,8 +38,8 @@ _SOURCE_SUFFIXES = (".cu", ".cpp", ".cc", ".cxx", ".c", ".cuh", ".hpp", ".h")
 
 @dataclass(frozen=True)
 class BuildLimits:
-    # The largest lab's compile (lab 10 on the simulator, its instantiations) peaks at about
-    # 330 MiB resident and 9 s of CPU; the simulator's largest own file about 520 MiB (README).
+    # The largest lab's compile (lab 10's instantiations on the simulator) peaks at 315 MiB
+    # resident and 19 s of CPU (README, "The build is student code too: its limits").
     memory_bytes: int = 1 << 30  # resident memory of any one process
     cpu_seconds: float = 60.0  # CPU time of any one process
     process_wall_s: float = 300.0  # how long any one process may live (one that waits uses no CPU)

@@ -48,7 +48,8 @@ class Sandbox:
 
     def _bwrap_command(self, cmd: list[str], cwd: Path, writable: tuple[Path, ...], status_fd: int,
                        exited_fd: int, building: bool) -> list[str]:
-        before, after = view.mounts(self.scope, building=building, writable=writable)
+        before, after = view.mounts(self.scope, building=building, writable=writable,
+                                    program=None if building else Path(cmd[0]))
         argv = list(self.bwrap) + before + _devices()
         for path in self.hidden:
             argv += ["--tmpfs", str(path)]

@@ -176,10 +176,12 @@ def _other_labs(tree: Path, lab_dir: str) -> list[str]:
     return argv
 
 
-def mounts(scope: Scope | None, *, building: bool, writable: tuple[Path, ...]) -> tuple[list[str], list[str]]:
+def mounts(scope: Scope | None, *, building: bool, writable: tuple[Path, ...],
+           program: Path | None = None) -> tuple[list[str], list[str]]:
     """bwrap's options for the view of a build step (`building`) or a test run of `scope`:
     (what comes before the batch's hidden and shown folders, what comes after them). The
-    `writable` folders are bound read-write after both."""
+    `writable` folders are bound read-write after both. `program`: the test program the
+    grader runs, whose folder is shown where nothing else shows it (one given ready-made)."""
     if scope is None:
         return ["--ro-bind", "/", "/"], []
     lab_number = scope.lab_dir[:2] if scope.lab_dir else None
@@ -193,8 +195,10 @@ def mounts(scope: Scope | None, *, building: bool, writable: tuple[Path, ...]) -
         after += ["--ro-bind", str(scope.tree), str(scope.tree)]
     if scope.prebuilt is not None and scope.prebuilt != scope.tree:
         after += [a for p in _prebuilt_files(scope.prebuilt) for a in ("--ro-bind", str(p), str(p))]
-    for program in scope.programs:
-        after += ["--ro-bind", str(program.parent), str(program.parent)]
+    for given in scope.programs + ((program,) if program is not None and program.is_absolute() else ()):
+        folder = given.parent
+        if not any(folder.is_relative_to(d) for d in SYSTEM_DIRS) and folder.is_dir():
+            after += ["--ro-bind", str(folder), str(folder)]
     if building and (cache := ccache_dir()) is not None:
         after += ["--bind", str(cache), str(cache)]
     return before, after

@@ -24,6 +24,7 @@ SHM_BYTES = 64 << 20  # the namespace box's /dev/shm
 NAMESPACES = "namespaces"
 SEPARATE_USER = "separate user"
 SCREEN_ONLY = "symbol screen only"
+CANNOT_HIDE = "no view of the file system: builds and test programs can read what this user may, solutions/ included"
 
 
 @dataclass
@@ -44,7 +45,10 @@ class Sandbox:
 
     @property
     def description(self) -> str:
-        return f"{self.strength} ({self.detail})" if self.detail else self.strength
+        # Only the namespace box has a view (view.py): the weaker ones say what they cannot hide.
+        cannot_hide = "" if self.strength == NAMESPACES else CANNOT_HIDE
+        detail = "; ".join(d for d in (self.detail, cannot_hide) if d)
+        return f"{self.strength} ({detail})" if detail else self.strength
 
     def _bwrap_command(self, cmd: list[str], cwd: Path, writable: tuple[Path, ...], status_fd: int,
                        exited_fd: int, building: bool) -> list[str]:

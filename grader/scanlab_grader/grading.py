@@ -9,13 +9,15 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from scanlab_build import BuildResult, BuildTree, earlier_labs_dir, first_errors
+from scanlab_build import BuildTree, earlier_labs_dir, first_errors
 
 from scanlab_findings import records as findings_of
 
-from . import call_sites, gtest_filter, pictures, sanitizer_reach, symbol_screen, unstarted
+from . import call_sites, gtest_filter, pictures, sandbox, sanitizer_reach, symbol_screen, unstarted
+from .build_failures import build_with_retry, compiler_killed, stopped_build  # noqa: F401 (compiler_killed: tests)
+from .sandbox import build_limits
 from .manifest import Check, Lab
-from .runner import NOT_OURS, Limits, SuiteRun, TestOutcome, run_suite, signal_name
+from .runner import NOT_OURS, Limits, SuiteRun, TestOutcome, run_suite
 
 MAX_DETAIL_LINES = 40
 MAX_REASON = 160
@@ -163,62 +165,6 @@ def _not_graded_lab(lab: Lab, backend: str, why: str, details: list[str]) -> Lab
     checks = [_backend_cannot_grade(check, backend)
               or CheckResult(check, "skip", NOT_GRADED, reason, details[:MAX_DETAIL_LINES]) for check in lab.checks]
     return LabResult(lab, checks, error=reason)
-
-
-# How a build tool or a compiler's driver says that a compiler died of a signal: gcc's driver
-# ("c++: fatal error: Killed signal terminated program cc1plus", "internal compiler error:
-# Segmentation fault (program cc1plus)"), the shell that Ninja runs a step in (a line of its
-# own: "Killed"), Make ("make[2]: *** [x.o] Killed", or "Error 137" where a shell ran it).
-_SIGNAL_WORDS = {"Killed": 9, "Segmentation fault": 11, "Terminated": 15, "Bus error": 7, "Aborted": 6,
-                 "Hangup": 1, "Interrupt": 2, "Illegal instruction": 4}
-_WORDS = "|".join(re.escape(w) for w in _SIGNAL_WORDS)
-_DRIVER_SIGNAL = re.compile(rf"(?:fatal error|internal compiler error): (?P<words>{_WORDS}) signal terminated "
-                            rf"program (?P<program>\S+)|internal compiler error: (?P<words2>{_WORDS}) "
-                            rf"\(program (?P<program2>[^)\s]+)\)")
-_SHELL_SIGNAL = re.compile(rf"^(?:.*: )?(?P<words>{_WORDS})(?: \(core dumped\))?\s*$")
-_MAKE_SIGNAL = re.compile(rf"\*\*\* \[[^\]]*\] (?:(?P<words>{_WORDS})|Error (?P<status>1[3-5][0-9]))")
-
-
-def compiler_killed(output: str) -> str | None:
-    """Why a build failed when a compiler died of a signal rather than of an error in the code it
-    compiled, in words ("the compiler (cc1plus) was killed by signal 9 (SIGKILL)"), or None. The
-    signal came from outside (a machine out of memory, an operator): not the student's doing."""
-    def said(words: str, program: str | None) -> str:
-        number = _SIGNAL_WORDS[words]
-        who = f"the compiler ({os.path.basename(program)})" if program else "the compiler"
-        return f"{who} was killed by signal {number} ({signal_name(number)})"
-
-    lines = output.splitlines()
-    for line in lines:
-        if m := _DRIVER_SIGNAL.search(line):
-            return said(m.group("words") or m.group("words2"), m.group("program") or m.group("program2"))
-    for i, line in enumerate(lines):
-        if m := _MAKE_SIGNAL.search(line):
-            if m.group("words"):
-                return said(m.group("words"), None)
-            number = int(m.group("status")) - 128
-            if number in _SIGNAL_WORDS.values():
-                return f"the compiler was killed by signal {number} ({signal_name(number)})"
-        # Ninja: "FAILED: x.o", the command, then what it printed; the shell's line alone.
-        if _SHELL_SIGNAL.match(line) and any(l.startswith("FAILED: ") for l in lines[max(0, i - 4):i]):
-            return said(_SHELL_SIGNAL.match(line).group("words"), None)
-    return None
-
-
-def build_with_retry(tree: BuildTree, target: str) -> tuple[BuildResult, list[str], str | None]:
-    """Builds `target`; a compiler killed by a signal from outside is not the student's doing,
-    so the build runs once more. Returns the build, notes for the student, and why the lab
-    cannot be graded (the compiler killed twice), or None."""
-    built = tree.build(target)
-    if built.ok or (why := compiler_killed(built.output)) is None:
-        return built, [], None
-    again = tree.build(target)
-    if again.ok:
-        return again, [f"not your code: {why} while this lab was built; it was built again, and graded "
-                       f"as that build came out"], None
-    if (why_again := compiler_killed(again.output)) is not None:
-        return again, [], f"not your code: {why}, and again when it was built once more ({why_again})"
-    return again, [f"not your code: {why} while this lab was built; it was built again"], None
 
 
 def _gpu_only(check: Check) -> CheckResult:
@@ -519,6 +465,11 @@ def _grade_lab(lab: Lab, opts: Options, tree: BuildTree | None, configure_error:
     lab_src = opts.submission / lab.dir
     binary = opts.test_binaries.get(lab.number)
     staged = opts.staged.get(lab.number)
+    # What of the file system this lab's build and runs see (sandbox/view.py).
+    defines = getattr(tree, "defines", opts.defines)
+    prebuilt = next((Path(d.partition("=")[2]) for d in defines if d.startswith("SCANLAB_PREBUILT_DIR=")), None)
+    sandbox.grading(sandbox.Scope(opts.repo, lab.dir, getattr(tree, "dir", None), opts.submission, prebuilt,
+                                  tuple(opts.test_binaries.values())))
     if binary is None:
         if not lab_src.is_dir() or (staged is not None and staged.missing):
             missing = ", ".join(staged.missing) if staged is not None and staged.missing else ""
@@ -536,10 +487,23 @@ def _grade_lab(lab: Lab, opts: Options, tree: BuildTree | None, configure_error:
                                                                                   opts.repo))
             failed.notes = list(staged.notes) if staged is not None else []
             return failed
+        if not built.ok and (hit := build_limits.limit_hit(built.output)) is not None:
+            lab_src_files = sorted(p.name for p in lab_src.glob("*.cu")) if lab_src.is_dir() else []
+            not_ours, reason, details = stopped_build(hit, built.output, lab_src_files, opts.repo, opts.submission)
+            failed = (_not_graded_lab(lab, opts.backend, not_ours, []) if not_ours is not None
+                      else _lab_failure(lab, opts.backend, "compile", reason, details))
+            failed.notes = list(staged.notes) if staged is not None else []
+            return failed
         if not built.ok and lab.target not in tree.targets():
             return _lab_failure(lab, opts.backend, "build",
                                 f"the build defines no target {lab.target} (grader/labs CMake or manifest error)",
                                 first_errors(built.output, opts.submission, opts.repo))
+        if not built.ok and (refused := symbol_screen.refused_includes(
+                built.output, lab_dir=lab.dir, submission=opts.submission,
+                earlier=earlier_labs_dir(opts.repo, opts.submission), repo=opts.repo, build_dir=tree.dir)):
+            failed = _screen_failure(lab, opts.backend, refused)
+            failed.notes = list(staged.notes) if staged is not None else []
+            return failed
         if not built.ok:
             errors = first_errors(built.output, opts.submission, opts.repo)
             failed = _lab_failure(lab, opts.backend, "compile", "compile error: " + errors[0], errors)

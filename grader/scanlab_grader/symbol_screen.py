@@ -141,7 +141,10 @@ def lab_objects(build_dir: Path, target_dir: Path, submission: Path) -> LabObjec
     lab: list[Path] = []
     reads: dict[Path, list[Path]] = {}
     for obj in objects:
-        files = [Path(os.path.abspath(f)) for d in deps[obj] for f in _read_by_rewriter(d)]
+        # Ninja records paths relative to the build tree where the compiler was given them so
+        # (ccache with CCACHE_BASEDIR rewrites them that way).
+        files = [Path(os.path.normpath(build_dir / f)) for d in deps[obj]
+                 for f in _read_by_rewriter(str(build_dir / d))]
         if any(f.resolve().is_relative_to(submission) for f in files):
             lab.append(obj)
             reads[obj] = files
@@ -202,3 +205,29 @@ def screen(build_dir: Path, target_dir: Path, *, lab_dir: str, submission: Path,
     for f in findings:
         unique.setdefault((f.kind, f.what), f)
     return list(unique.values()), []
+
+
+# gcc/clang: "file:line:col: fatal error: NAME: No such file or directory"; nvcc's front end:
+# 'file(line): catastrophic error: cannot open source file "NAME"'.
+_NOT_FOUND = re.compile(r'(?:fatal error: (?P<gcc>[^:\n]+): No such file or directory|'
+                        r'cannot open source file "(?P<nvcc>[^"\n]+)")')
+
+
+def refused_includes(output: str, *, lab_dir: str, submission: Path, earlier: Path, repo: Path,
+                     build_dir: Path) -> list[Finding]:
+    """The includes of a failed build that the sandbox's view refused: a file the compiler did
+    not find although it is there, outside what the lab may read (its own reference, another
+    build tree, a system file). Named as the screen names a read outside the lab."""
+    found: list[Finding] = []
+    for m in _NOT_FOUND.finditer(output):
+        name = m.group("gcc") or m.group("nvcc")
+        bases = [earlier, submission / lab_dir, repo / "grader" / "labs" / lab_dir, repo / "grader" / "labs" / "common",
+                 repo / "common" / "include", repo / "common" / "sim" / "include"]
+        candidates = [Path(name)] if os.path.isabs(name) else [b / name for b in bases]
+        there = [c for c in candidates if c.is_file()]
+        found += foreign_reads(there[:1], lab_dir=lab_dir, submission=submission, earlier=earlier, repo=repo,
+                               build_dir=build_dir)
+    unique: dict[str, Finding] = {}
+    for f in found:
+        unique.setdefault(f.what, f)
+    return list(unique.values())

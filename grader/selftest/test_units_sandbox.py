@@ -18,7 +18,8 @@ sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE.parents[1] / "common" / "python"))  # scanlab_build, as grader/grade sets it
 
 from scanlab_build import tree as build_tree  # noqa: E402
-from scanlab_grader import batch, options, sandbox  # noqa: E402
+from scanlab_grader import batch, build_failures, options, sandbox  # noqa: E402
+from scanlab_grader.sandbox import build_limits  # noqa: E402
 from scanlab_grader.paths import REPO  # noqa: E402
 
 PACKAGE = HERE.parent / "scanlab_grader"
@@ -255,3 +256,54 @@ class WorkerTreeTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)
+
+
+class BuildLimitsTest(unittest.TestCase):
+    """A build step past a build limit is stopped, in every box, and said in the student's words."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+        self.scratch = Path(self.tmp.name)
+
+    def run_step(self, box: sandbox.Sandbox, program: str, limits) -> tuple[int, str, float]:
+        (self.scratch / "step.py").write_text(program)
+        started = time.monotonic()
+        rc, out = box.run([sys.executable, str(self.scratch / "step.py"), "lab_file.cu"], cwd=self.scratch,
+                          writable=(self.scratch,), timeout=60, limits=limits)
+        return rc, out, time.monotonic() - started
+
+    def test_a_step_past_the_memory_or_cpu_limit_is_stopped_and_named(self):
+        grow = "import time\nx = bytearray(300 << 20)\nfor i in range(0, len(x), 4096): x[i] = 1\ntime.sleep(30)\n"
+        spin = "while True: pass\n"
+        for name, box in boxes().items():
+            for program, limits, limit in ((grow, build_limits.BuildLimits(memory_bytes=100 << 20), "memory"),
+                                           (spin, build_limits.BuildLimits(cpu_seconds=1), "cpu")):
+                with self.subTest(f"{name}: {limit}"):
+                    rc, out, seconds = self.run_step(box, program, limits)
+                    hit = build_limits.limit_hit(out)
+                    self.assertIsNotNone(hit, out)
+                    self.assertEqual((rc, hit.limit, hit.file), (125, limit, "lab_file.cu"))
+                    self.assertTrue(hit.program.startswith("python"), hit)
+                    self.assertLess(seconds, 20)
+        rc, out, _ = self.run_step(boxes()["none"], "print('fine')\n", build_limits.LIMITS)
+        self.assertEqual((rc, build_limits.limit_hit(out)), (0, None))  # a step within the limits: untouched
+
+    def test_a_stopped_compile_is_the_students_error_in_words_and_a_kit_file_is_not(self):
+        hit = build_limits.LimitHit("memory", "cc1plus", "/b/tree/scanlab_sim/1/instantiations.cu.cpp", "1 GiB")
+        not_ours, reason, _ = build_failures.stopped_build(hit, "", ["decoupled_lookback_scan.cu"], REPO, REPO / "s")
+        self.assertIsNone(not_ours)
+        self.assertEqual(reason, "compile error: the compiler used more than 1 GiB compiling "
+                                 "decoupled_lookback_scan.cu: a file this size needs far less; look for a recursive "
+                                 "template or an included device file")
+        kit = build_limits.LimitHit("cpu", "cc1plus", str(REPO / "common/sim/runtime/x.cpp"), "60 s of CPU")
+        not_ours, _, _ = build_failures.stopped_build(kit, "", ["decoupled_lookback_scan.cu"], REPO, REPO / "s")
+        self.assertIn("not your code", not_ours)
+        line = hit.line()
+        self.assertEqual(build_limits.limit_hit("compiler output\n" + line), hit)
+
+
+def tearDownModule():
+    # The tests above chose boxes for this process; the test modules after them grade with the
+    # weakest, as a process that chose none does.
+    sandbox.choose(REPO, "none")

@@ -149,6 +149,18 @@ class BuildTree:
                               cwd=self.repo, timeout=self.build_timeout_s)
         return BuildResult(rc == 0, out)
 
+    def _kit_part(self, target: str) -> list[str]:
+        """What of the kit a lab's test program needs before its own files are compiled, where
+        this tree builds the kit's part: Ninja's build file and the kit's targets it links;
+        nothing where the tree imports them from a prebuilt tree."""
+        m = re.fullmatch(r"lab(\d\d)_tests", target)
+        if m is None or any(d.startswith("SCANLAB_PREBUILT_DIR=") for d in self.defines):
+            # An imported kit: CMake, where it runs again, reads nothing the view hides (the
+            # suites, whose configuration asks for solutions/, are the prebuilt tree's).
+            return []
+        regenerate = ["build.ninja"] if (self.dir / "build.ninja").is_file() else []
+        return regenerate + [f"lab{m.group(1)}_suite", "scanlab_grader_harness"]
+
     def object_dir(self, target: str) -> Path | None:
         """Where CMake puts the object files of `target`."""
         return next(iter(sorted(self.dir.glob(f"**/CMakeFiles/{target}.dir"))), None)
@@ -157,6 +169,18 @@ class BuildTree:
         """Builds a lab's test program. The simulator's rewriter and the compiler read the
         submission's files here, so they run as `run_build` says, writing the build tree only."""
         artifact = self.targets().get(target)
+        # Where this tree builds the kit's own part (no prebuilt tree imported), that part first,
+        # as the kit's build runs: CMake run again where its inputs changed (it then reads
+        # solutions/, which the sandbox's view of a lab hides) and the kit's code that the
+        # program links (its suite, the harness, the simulator; none of the submission's files
+        # is on their path). The step below compiles the submission's files alone, in the
+        # sandbox, under its limits.
+        kit_part = self._kit_part(target)
+        if kit_part:
+            rc, out = run_plainly(["cmake", "--build", str(self.dir), "--parallel", str(self.jobs), "--target",
+                                   *kit_part], cwd=self.repo, timeout=self.build_timeout_s)
+            if rc != 0:
+                return BuildResult(False, out)
         rc, out = self.run_build(
             ["cmake", "--build", str(self.dir), "--target", target, "--parallel", str(self.jobs)],
             cwd=self.repo, writable=(self.dir,), timeout=self.build_timeout_s)

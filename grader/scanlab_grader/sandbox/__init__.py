@@ -23,16 +23,25 @@ is killed with all it started, and what it left running is stopped and named (le
 for the two weaker boxes, which have no namespace to do it).
 
 The package: choice.py (the boxes and the choice of one), running.py (one program in its box),
-leftovers.py (what a program of the weaker boxes left running).
+leftovers.py (what a program of the weaker boxes left running), view.py (what of the file
+system the namespace box shows a lab's build and runs), build_limits.py (the limits of a
+build step that compiles student code, and their watch).
 """
 
 from .choice import (NAMESPACES, SCREEN_ONLY, SEPARATE_USER, SHM_BYTES, UNPRIVILEGED_USER, Sandbox, SandboxError,
                      choose, current)
 from .leftovers import Leftover, describe
 from .running import OUTPUT_LIMIT_BYTES, Box, Rlimits
+from .view import Scope
 
 __all__ = ["NAMESPACES", "OUTPUT_LIMIT_BYTES", "SCREEN_ONLY", "SEPARATE_USER", "SHM_BYTES", "UNPRIVILEGED_USER",
-           "Box", "Leftover", "Rlimits", "Sandbox", "SandboxError", "choose", "current", "describe", "run_build"]
+           "Box", "Leftover", "Rlimits", "Sandbox", "SandboxError", "Scope", "choose", "current", "describe", "grading",
+           "run_build"]
+
+
+def grading(scope: Scope) -> None:
+    """What the builds and runs that follow are for (one lab): what of the file system they see."""
+    current().scope = scope
 
 
 def run_build(cmd, *, cwd, writable=(), timeout):

@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import IO
 
 from . import leftovers
-from .running import BUILD_FILE_LIMIT_BYTES, NAMESPACE_SHIM, Box, NamespaceBox, Rlimits
+from . import build_limits, view
+from .running import NAMESPACE_SHIM, Box, NamespaceBox, Rlimits
 
 UNPRIVILEGED_USER = "nobody"
 SHM_BYTES = 64 << 20  # the namespace box's /dev/shm
@@ -23,6 +24,7 @@ SHM_BYTES = 64 << 20  # the namespace box's /dev/shm
 NAMESPACES = "namespaces"
 SEPARATE_USER = "separate user"
 SCREEN_ONLY = "symbol screen only"
+CANNOT_HIDE = "no view of the file system: builds and test programs can read what this user may, solutions/ included"
 
 
 @dataclass
@@ -37,20 +39,30 @@ class Sandbox:
     # cannot hide anything.
     hidden: tuple[Path, ...] = ()
     shown: tuple[Path, ...] = ()
+    # NAMESPACES: the lab being graded, which decides what of the file system its builds and
+    # runs see (view.py); None: the whole file system, read-only.
+    scope: view.Scope | None = None
 
     @property
     def description(self) -> str:
-        return f"{self.strength} ({self.detail})" if self.detail else self.strength
+        # Only the namespace box has a view (view.py): the weaker ones say what they cannot hide.
+        cannot_hide = "" if self.strength == NAMESPACES else CANNOT_HIDE
+        detail = "; ".join(d for d in (self.detail, cannot_hide) if d)
+        return f"{self.strength} ({detail})" if detail else self.strength
 
     def _bwrap_command(self, cmd: list[str], cwd: Path, writable: tuple[Path, ...], status_fd: int,
-                       exited_fd: int) -> list[str]:
-        argv = list(self.bwrap)
+                       exited_fd: int, building: bool) -> list[str]:
+        before, after = view.mounts(self.scope, building=building, writable=writable,
+                                    program=None if building else Path(cmd[0]))
+        argv = list(self.bwrap) + before + _devices()
         for path in self.hidden:
             argv += ["--tmpfs", str(path)]
         for path in self.shown:
             argv += ["--ro-bind", str(path), str(path)]
+        argv += after
         for path in writable:
             argv += ["--bind", str(path), str(path)]
+        argv += view.hide_other_labs(self.scope)
         argv += ["--chdir", str(cwd), "--json-status-fd", str(status_fd)]
         return argv + ["--", "/bin/bash", "-c", NAMESPACE_SHIM.replace("EXITED", str(exited_fd)), "bash", *cmd]
 
@@ -66,10 +78,11 @@ class Sandbox:
 
     def spawn(self, cmd: list[str], *, cwd: Path, env: dict[str, str], stdout: IO,
               writable: tuple[Path, ...] = (), scratch: Path | None = None, pass_fds: tuple[int, ...] = (),
-              rlimits: Rlimits = Rlimits()) -> Box:
+              rlimits: Rlimits = Rlimits(), building: bool = False) -> Box:
         """Starts `cmd` in the box, in a session of its own, stdin from /dev/null, stdout and
         stderr to `stdout`, with the file descriptors `pass_fds` inherited. It may write the
-        folders `writable` only; `scratch`, one of them or inside one, is its TMPDIR."""
+        folders `writable` only; `scratch`, one of them or inside one, is its TMPDIR. `building`:
+        a build step, which sees ccache's cache and its build tree (view.py)."""
         # The scratch folder is made by the grader: the separate user must own it too, or a
         # program that writes its TMPDIR (compute-sanitizer does, before anything) fails.
         self._prepare(writable + ((scratch,) if scratch is not None else ()))
@@ -84,7 +97,7 @@ class Sandbox:
         status_r, status_w = os.pipe()
         exited_r, exited_w = os.pipe()
         try:
-            proc = subprocess.Popen(self._bwrap_command(cmd, cwd, writable, status_w, exited_w),
+            proc = subprocess.Popen(self._bwrap_command(cmd, cwd, writable, status_w, exited_w, building),
                                     stdin=subprocess.DEVNULL, stdout=stdout, stderr=subprocess.STDOUT, env=env,
                                     cwd=cwd, pass_fds=(*pass_fds, status_w, exited_w), start_new_session=True,
                                     preexec_fn=rlimits.apply)
@@ -102,41 +115,40 @@ class Sandbox:
             init_pid = None
         return NamespaceBox(proc, init_pid, os.fdopen(exited_r, "rb"), status)
 
-    def run(self, cmd: list[str], *, cwd: Path, writable: tuple[Path, ...], timeout: float) -> tuple[int, str]:
-        """Runs `cmd` to its end in the box (a build): (exit status, its output); 124 when it
-        ran out of time, 127 when it could not be started. A separate user could not write the
-        grader's build tree, so builds run in the namespace box or as the grader's user."""
+    def run(self, cmd: list[str], *, cwd: Path, writable: tuple[Path, ...], timeout: float,
+            limits: build_limits.BuildLimits = build_limits.LIMITS) -> tuple[int, str]:
+        """Runs `cmd` to its end in the box (a build step that compiles student code) under the
+        build limits (build_limits.py): (exit status, its output); 124 when it ran out of time,
+        125 when a limit stopped it (the output's last line says which), 127 when it could not
+        be started. A separate user could not write the grader's build tree, so builds run in
+        the namespace box or as the grader's user."""
         box_of_build = self if self.strength == NAMESPACES else Sandbox(SCREEN_ONLY, self.detail)
         with tempfile.TemporaryFile() as out:
             try:
                 box = box_of_build.spawn(cmd, cwd=cwd, env=dict(os.environ), stdout=out, writable=writable,
                                          scratch=writable[0] if writable else None,
-                                         rlimits=Rlimits(file_size_bytes=BUILD_FILE_LIMIT_BYTES))
+                                         rlimits=Rlimits(file_size_bytes=limits.file_bytes), building=True)
             except FileNotFoundError as e:
                 return 127, str(e)
-            try:
-                rc = box.wait(timeout)
-                timed_out = False
-            except subprocess.TimeoutExpired:
-                box.kill_tree()
-                rc, timed_out = 124, True
+            rc, said = build_limits.watch(box, out, timeout, limits)
             box.wait()
             box.leftovers()
             out.seek(0)
-            text = out.read().decode("utf-8", errors="replace")
-        if timed_out:
-            text += f"\n[build step timed out after {timeout:g} s]"
-        return rc, text
+            text = out.read(limits.output_bytes).decode("utf-8", errors="replace")
+        return rc, text + (f"\n{said}" if said else "")
+
+
+def _devices() -> list[str]:
+    """A /dev of its own: the usual character devices, the GPU's where there is one (the cuda
+    backend's test programs need them), a small /dev/shm, the rest read-only (a memory-backed
+    file system would otherwise take files outside the memory limit); a /proc of its own."""
+    gpu = [a for node in sorted(glob.glob("/dev/nvidia*")) for a in ("--dev-bind", node, node)]
+    return ["--dev", "/dev", *gpu, "--size", str(SHM_BYTES), "--tmpfs", "/dev/shm", "--remount-ro", "/dev",
+            "--proc", "/proc"]
 
 
 def _bwrap_base(binary: str, user_namespace: bool) -> list[str]:
-    # A /dev of its own: the usual character devices, the GPU's where there is one (the cuda
-    # backend's test programs need them), a small /dev/shm, the rest read-only (a memory-backed
-    # file system would otherwise take files outside the memory limit).
-    gpu = [a for node in sorted(glob.glob("/dev/nvidia*")) for a in ("--dev-bind", node, node)]
-    argv = [binary, "--ro-bind", "/", "/", "--dev", "/dev", *gpu, "--size", str(SHM_BYTES), "--tmpfs", "/dev/shm",
-            "--remount-ro", "/dev", "--proc", "/proc",
-            "--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try",
+    argv = [binary, "--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try",
             "--die-with-parent", "--new-session", "--cap-drop", "ALL"]
     if user_namespace:
         nobody = _unprivileged_user()
@@ -170,7 +182,8 @@ def _try_namespaces(repo: Path, _reach: tuple[Path, ...]) -> tuple[Sandbox | Non
     # containers forbid them), root without capabilities on a read-only file system is next best.
     for user_namespace in (True, False) if os.geteuid() == 0 else (True,):
         base = _bwrap_base(binary, user_namespace)
-        ok, out = _works(base + ["--chdir", str(repo), "--", "test", "-r", str(repo / "grader" / "grade")])
+        ok, out = _works(base + ["--ro-bind", "/", "/", *_devices(), "--chdir", str(repo), "--", "test", "-r",
+                                 str(repo / "grader" / "grade")])
         if ok:
             detail = "bubblewrap" + ("" if user_namespace else ", as root without capabilities: no user namespace")
             return Sandbox(NAMESPACES, detail, bwrap=base), ""

@@ -15,10 +15,6 @@ from . import leftovers as leftovers_of
 from .leftovers import Leftover
 
 OUTPUT_LIMIT_BYTES = 64 << 20  # RLIMIT_FSIZE of a test program: what it may print into its log
-# RLIMIT_FSIZE of a build step: the simulator's runtime archive with its debug information is
-# tens of MiB and grows with the kit, so a build gets room for any file a compiler or archiver
-# writes, while a runaway one (a template that expands without end) still stops short of the disk.
-BUILD_FILE_LIMIT_BYTES = 4 << 30
 
 _PAGE = os.sysconf("SC_PAGE_SIZE")
 

@@ -488,11 +488,11 @@ std::vector<PlantedCase> planted_cases() {
                                 stderr_says({"1 block of the grid exited without reaching it"})),
                             {"exit"}));
   cases.push_back(with_args(clean("GridSyncReachedByEveryBlock", "cooperative_grid_sum", true), {"exit"}));
-  PlantedCase too_large = with_args(bug("CooperativeGridTooLarge", "cooperative_grid_sum", "invalid-launch",
+  PlantedCase grid_too_large = with_args(bug("CooperativeGridTooLarge", "cooperative_grid_sum", "invalid-launch",
                                         stderr_says({"the launch returns cudaErrorCooperativeLaunchTooLarge"})),
                                     {"too-large"});
-  too_large.stdout_contains = "the launch returned cudaErrorCooperativeLaunchTooLarge";
-  cases.push_back(too_large);
+  grid_too_large.stdout_contains = "the launch returned cudaErrorCooperativeLaunchTooLarge";
+  cases.push_back(grid_too_large);
   cases.push_back(with_args(clean("CooperativeGridThatFits", "cooperative_grid_sum", true), {"too-large"}));
   for (const char* order : {"forward", "random"})
     cases.push_back(with_env(clean(std::string("LookBackByTicket_") + order + "_1Resident", "lookback_by_block_index", true),

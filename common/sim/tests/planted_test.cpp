@@ -477,6 +477,23 @@ std::vector<PlantedCase> planted_cases() {
   barrier_fits.stdout_contains = "every block of 200 copied the grid's total";
   cases.push_back(barrier_fits);
   cases.push_back(with_args(bug("GridBarrierThatDoesNotFit", "grid_barrier", "deadlock", grid_does_not_fit), {"300"}));
+  // A cooperative launch's grid barrier orders the phases of a kernel between blocks; left out, the
+  // race between them is found; a block that exits before it leaves the others waiting, which is
+  // reported at the barrier; a grid the device does not hold at once fails the launch.
+  cases.push_back(with_args(bug("GridSyncLeftOut", "cooperative_grid_sum", "race"), {"sum"}));
+  PlantedCase grid_sum = with_args(clean("GridSyncBetweenPhases", "cooperative_grid_sum", true), {"sum"});
+  grid_sum.stdout_contains = "every block of 24 copied the grid's total";
+  cases.push_back(grid_sum);
+  cases.push_back(with_args(bug("GridSyncAfterABlockExited", "cooperative_grid_sum", "barrier-divergence",
+                                stderr_says({"1 block of the grid exited without reaching it"})),
+                            {"exit"}));
+  cases.push_back(with_args(clean("GridSyncReachedByEveryBlock", "cooperative_grid_sum", true), {"exit"}));
+  PlantedCase grid_too_large = with_args(bug("CooperativeGridTooLarge", "cooperative_grid_sum", "invalid-launch",
+                                        stderr_says({"the launch returns cudaErrorCooperativeLaunchTooLarge"})),
+                                    {"too-large"});
+  grid_too_large.stdout_contains = "the launch returned cudaErrorCooperativeLaunchTooLarge";
+  cases.push_back(grid_too_large);
+  cases.push_back(with_args(clean("CooperativeGridThatFits", "cooperative_grid_sum", true), {"too-large"}));
   for (const char* order : {"forward", "random"})
     cases.push_back(with_env(clean(std::string("LookBackByTicket_") + order + "_1Resident", "lookback_by_block_index", true),
                              {{"SCANLAB_SIM_BLOCK_ORDER", order}, {"SCANLAB_SIM_RESIDENT_BLOCKS", "1"}}));
@@ -593,6 +610,15 @@ std::vector<PlantedCase> planted_cases() {
   // The kernel goes on after an out-of-bounds store, and its race is found in the same run.
   cases.push_back(also_reports(bug("OutOfBoundsThenRace", "out_of_bounds_then_race", "out-of-bounds"), {"race"}));
   cases.push_back(clean("InBoundsAndBarrier", "out_of_bounds_then_race", true));
+  // After an illegal address every later call returns it, as on a GPU, until cudaDeviceReset: the
+  // program checks each call's result and fails where one does not.
+  PlantedCase sticks = bug("ErrorSticksAfterIllegalAddress", "sticky_error", "out-of-bounds",
+                           stderr_says({"did not run, nor will any later one"}));
+  sticks.stdout_contains = "every call after the error returned cudaErrorIllegalAddress";
+  cases.push_back(sticks);
+  PlantedCase works = clean("CallsGoOnAfterInBoundsKernel", "sticky_error", true);
+  works.stdout_contains = "every call after the error returned cudaSuccess";
+  cases.push_back(works);
 
   // Reads of memory that nothing wrote (compute-sanitizer's initcheck, and shared memory too).
   cases.push_back(bug("HistogramNeverZeroed", "histogram_not_zeroed", "uninitialized-read",
@@ -1313,6 +1339,7 @@ TEST(ReportRecord, ReadOfUnwrittenGlobalMemoryNamesItsBuffer) {
 struct CompileErrorCase {
   std::string source;   // compile_errors/<source>
   std::string message;  // a part of the message that says what is wrong
+  bool alone = false;   // the build's only error: every error line says it, none comes from the program's later uses
 };
 
 void PrintTo(const CompileErrorCase& c, std::ostream* os) { *os << c.source; }
@@ -1333,6 +1360,8 @@ TEST_P(SimccCompileError, NamesTheStudentsFileAndLine) {
   bool stated_there = false;
   std::istringstream err(result.err);
   for (std::string line; std::getline(err, line);) {
+    if (c.alone && line.find("error") != std::string::npos)
+      EXPECT_THAT(line, HasSubstr(c.message)) << "an error after the refusal";
     const std::size_t at = line.find(place);
     if (at != std::string::npos && line.find("error", at) != std::string::npos &&
         line.find(c.message) != std::string::npos) {
@@ -1350,16 +1379,15 @@ INSTANTIATE_TEST_SUITE_P(Simcc, SimccCompileError,
                          ::testing::Values(CompileErrorCase{"inline_asm.cu", "inline PTX (asm)"},
                                            CompileErrorCase{"undeclared_name.cu", "launch_status"},
                                            CompileErrorCase{"legacy_ballot.cu", "use __ballot_sync"},
-                                           CompileErrorCase{"grid_sync.cu", "grid-wide synchronization"},
+                                           CompileErrorCase{"cooperative_launch_of_void_pointer.cu", "pass the kernel itself"},
                                            CompileErrorCase{"half_precision.cu", "half-precision arithmetic"},
                                            CompileErrorCase{"thrust_cuda_backend.cu", "Thrust's CUDA back end"},
-                                           CompileErrorCase{"grid_sync_free_function.cu", "grid-wide synchronization"},
                                            CompileErrorCase{"multi_warp_tile_shfl_down.cu", "shfl_down exists in CUDA only for tiles of at most 32 threads"},
                                            CompileErrorCase{"multi_warp_tile_ballot.cu", "ballot exists in CUDA only for tiles of at most 32 threads"},
                                            CompileErrorCase{"multi_warp_tile_wide_shuffle.cu", "values of at most 8 bytes in such a tile"},
                                            CompileErrorCase{"tile_size_not_power_of_two.cu", "N must be a power of two from 1 to 1024"},
                                            CompileErrorCase{"async_barrier_device_scope.cu", "cuda::barrier of another scope than thread_scope_block"},
-                                           CompileErrorCase{"pipeline_shared_state.cu", "cuda::pipeline_shared_state"},
+                                           CompileErrorCase{"pipeline_shared_state.cu", "cuda::pipeline_shared_state", true},
                                            CompileErrorCase{"pipeline_experimental_class.cu", "nvcuda::experimental::pipeline is not supported"}),
                          source_stem);
 

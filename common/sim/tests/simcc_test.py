@@ -26,7 +26,7 @@ REPO = HERE.parents[2]
 SIMCC = REPO / "common" / "bin" / "simcc"
 sys.path.insert(0, str(REPO / "common" / "sim" / "tools"))
 import nvcc_command_line as ncl  # noqa: E402
-from cu_rewrite import Source, keep_lines  # noqa: E402
+from cu_rewrite import Source, keep_lines, needs_rewrite, rewrite  # noqa: E402
 from device_pass import read_arch_conditionals  # noqa: E402
 from host_access_filter import applies, assemble_command, assembly_command, filter_assembly  # noqa: E402
 
@@ -296,6 +296,33 @@ class ThrustMemoryResourceTest(unittest.TestCase):
         self.assertEqual(ran.stdout, "total 500500, last exclusive 499500, sorted ascending, sum of squares 332833500, "
                                      "temporaries balanced\n")
         self.assertNotIn("scanlab-sim:", ran.stderr)
+
+
+class LaunchByArgumentsRewriteTest(unittest.TestCase):
+    """The runtime API's launches take the kernel itself, and a launch configuration's fields keep their names."""
+
+    def test_a_cast_of_the_kernel_to_void_pointer_is_dropped_line_for_line(self):
+        source = ("void f() {\n  cudaLaunchCooperativeKernel(\n      (void *)k<int, 2>, g, b, args, 0, s);\n"
+                  "  cudaLaunchKernel(reinterpret_cast<const void*>(k), g, b, args);\n"
+                  "  cudaLaunchKernel((void*)other, g, b, args);\n}\n")
+        self.assertTrue(needs_rewrite(source))
+        text = rewrite(source)
+        self.assertEqual(text.count("\n"), source.count("\n"))
+        self.assertIn("      k<int, 2>, g, b, args, 0, s);", text)
+        self.assertIn("cudaLaunchKernel((k), g, b, args);", text)
+        self.assertIn("cudaLaunchKernel(other, g, b, args);", text)
+        self.assertNotIn("void", text.replace("void f()", ""))
+
+    def test_other_casts_and_calls_are_left_alone(self):
+        source = "void f() {\n  g((void*)k);\n  cudaLaunchKernel((int*)k, a);\n}\n"
+        self.assertEqual(rewrite(source), source)
+
+    def test_a_configurations_grid_and_block_fields_are_renamed_where_accessed(self):
+        text = rewrite("void f(cudaLaunchConfig_t* c) {\n  cfg.gridDim = dim3(4);\n  c->blockDim = 32;\n"
+                       "  int n = gridDim.x * blockDim.x;\n}\n")
+        self.assertIn("cfg.grid_dim_ = dim3(4);", text)
+        self.assertIn("c->block_dim_ = 32;", text)
+        self.assertIn("int n = gridDim.x * blockDim.x;", text)
 
 
 class DevicePassTest(unittest.TestCase):

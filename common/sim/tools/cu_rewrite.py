@@ -1,12 +1,17 @@
 #!/usr/bin/env python3
 """Turn a CUDA C++ source into C++ that the CPU simulator runs, line for line.
 
-Three constructs of CUDA C++ are not C++, and only these are rewritten:
+Three constructs of CUDA C++ are not C++, and only these are rewritten (with a cast the simulator
+cannot take, and two field names that are macros here):
 
   kernel<<<grid, block[, shmem[, stream]]>>>(args)
       -> ::scanlab::sim::KernelLaunch(__FILE__, __LINE__, grid, block...)([&](auto&&... a) { kernel(a...); }, args)
   __shared__ T name[N];            -> auto& name = ::scanlab::sim::block_shared<T[N]>([]{}, "name", __FILE__, __LINE__);
   extern __shared__ T name[];      -> auto* const name = ::scanlab::sim::dynamic_shared<T>("name", __FILE__, __LINE__);
+  cudaLaunchCooperativeKernel((void*)kernel, ...) -> cudaLaunchCooperativeKernel(kernel, ...)  (and cudaLaunchKernel:
+      the simulator calls the kernel by its type, which a cast to void* would hide)
+  config.gridDim, config.blockDim  -> config.grid_dim_, config.block_dim_  (cudaLaunchConfig_t's fields: the
+      built-in variables of the same names are macros)
 
 Everything else (templates, lambdas, macros) is left to the C++ compiler. The source is read
 as C++ tokens from libclang's lexer (cpp_tokens.py), so comments, string and character literals
@@ -259,6 +264,53 @@ def rewrite_launches(src: Source, edits: list[tuple[int, int, str]]) -> None:
         k = close_args + 1
 
 
+# The runtime API's launches that take the kernel as `const void*`; the simulator calls the kernel
+# by its type (include/scanlab/sim/launch_by_arguments.hpp), so a cast of their first argument to
+# void* is dropped: `cudaLaunchCooperativeKernel((void *)k, ...)` becomes `cudaLaunchCooperativeKernel(k, ...)`.
+LAUNCHES_BY_ARGUMENTS = {"cudaLaunchKernel", "cudaLaunchCooperativeKernel"}
+NAMED_CASTS = {"reinterpret_cast", "static_cast"}
+
+
+def void_pointer_type_end(toks: list[Token], k: int) -> int:
+    """The end of `[const] void *` at toks[k], or -1 where none is there."""
+    if k < len(toks) and toks[k].text == "const":
+        k += 1
+    if k + 1 < len(toks) and toks[k].text == "void" and toks[k + 1].text == "*":
+        return k + 2
+    return -1
+
+
+def rewrite_kernel_casts(src: Source, edits: list[tuple[int, int, str]]) -> None:
+    toks = src.tokens
+    for k, token in enumerate(toks[:-2]):
+        if token.text not in LAUNCHES_BY_ARGUMENTS or toks[k + 1].text != "(":
+            continue
+        first = k + 2
+        if toks[first].text == "(":  # (void *)kernel
+            end = void_pointer_type_end(toks, first + 1)
+            if end >= 0 and end < len(toks) and toks[end].text == ")":
+                begin, stop = toks[first].start, toks[end].end
+                edits.append((begin, stop, keep_lines(src, begin, stop, "", src.in_directive(k))))
+        elif toks[first].text in NAMED_CASTS and first + 1 < len(toks) and toks[first + 1].text == "<":
+            end = void_pointer_type_end(toks, first + 2)  # reinterpret_cast<void *>(kernel)
+            if end >= 0 and end < len(toks) and toks[end].text == ">":
+                begin, stop = toks[first].start, toks[end].end
+                edits.append((begin, stop, keep_lines(src, begin, stop, "", src.in_directive(k))))
+
+
+# cudaLaunchConfig_t's fields gridDim and blockDim share their names with the built-in variables,
+# which the simulator's headers define as macros: a member access to them is spelt with the
+# field names the simulator gives them (launch_by_arguments.hpp), `config.grid_dim_`.
+CONFIG_FIELDS = {"gridDim": "grid_dim_", "blockDim": "block_dim_"}
+
+
+def rewrite_config_fields(src: Source, edits: list[tuple[int, int, str]]) -> None:
+    toks = src.tokens
+    for k in range(1, len(toks)):
+        if toks[k].text in CONFIG_FIELDS and toks[k - 1].text in (".", "->"):
+            edits.append((toks[k].start, toks[k].end, CONFIG_FIELDS[toks[k].text]))
+
+
 SPECIFIERS_DROPPED = {"__shared__", "extern", "static", "__device__"}
 UNREADABLE_SHARED = "cannot read this __shared__ declaration; write it as `__shared__ T name[N];`"
 
@@ -407,6 +459,8 @@ def rewrite_edits(src: Source, warnings: list[tuple[int, str]] | None = None) ->
     edits: list[tuple[int, int, str]] = []
     rewrite_shared(src, edits)
     rewrite_launches(src, edits)
+    rewrite_kernel_casts(src, edits)
+    rewrite_config_fields(src, edits)
     reading = read_arch_conditionals(src, lambda begin, end, text, in_directive:
                                      keep_lines(src, begin, end, text, in_directive))
     edits += reading.edits
@@ -421,7 +475,7 @@ def rewrite(text: str) -> str:
 
 # A cheap first look: a file in which none of these strings occurs holds nothing to rewrite,
 # and is not tokenized at all.
-MAY_NEED_REWRITE = re.compile(r"<<\s*<|__shared__|\b(?:asm|__asm__|__asm|__CUDA_ARCH__)\b")
+MAY_NEED_REWRITE = re.compile(r"<<\s*<|__shared__|\b(?:asm|__asm__|__asm|__CUDA_ARCH__|cudaLaunchKernel|cudaLaunchCooperativeKernel)\b|(?:\.|->)\s*(?:gridDim|blockDim)\b")
 # The quoted includes of a file that is not tokenized, to follow them to headers that need a
 # rewrite: one in a comment costs a look at that header, nothing more.
 QUOTED_INCLUDE_LINE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', re.MULTILINE)
@@ -434,6 +488,8 @@ def needs_rewrite(text: str) -> bool:
     toks = src.tokens
     for k, t in enumerate(toks):
         if t.text in ASM_KEYWORDS or (t.text == "__shared__" and not src.in_directive(k)) or is_launch_open(src, k):
+            return True
+        if t.text in LAUNCHES_BY_ARGUMENTS or (t.text in CONFIG_FIELDS and k > 0 and toks[k - 1].text in (".", "->")):
             return True
     if not any(t.text == ARCH_MACRO for t in toks):
         return False

@@ -1,10 +1,12 @@
 // Entry points of cooperative groups (scanlab/sim/cooperative_groups.hpp): a tile's or a
 // coalesced group's methods are the warp module's collectives over the group's lanes; those of a
-// tile of several warps are the tile barrier's rendezvous.
+// tile of several warps are the tile barrier's rendezvous; the grid's sync() is the grid barrier
+// of a cooperative launch.
 #include "scanlab/sim/cooperative_groups.hpp"
 
 #include <string>
 
+#include "collectives/grid_barrier.hpp"
 #include "collectives/tile_barrier.hpp"
 #include "collectives/warp.hpp"
 #include "findings/report.hpp"
@@ -30,6 +32,16 @@ std::uint64_t tile_collective(TileCollective op, unsigned size, std::uint64_t va
   using tile_barrier::Kind;
   static constexpr Kind kinds[] = {Kind::sync, Kind::any, Kind::all, Kind::shfl};
   return tile_barrier::collective(kinds[static_cast<int>(op)], size, value, source_rank, name, Site{file, line});
+}
+
+// Out of line, so that the return address is the program's code at the call.
+__attribute__((noinline)) void grid_sync(const char* file, unsigned line) {
+  grid_barrier::sync(Site{file, line}, reinterpret_cast<std::uintptr_t>(__builtin_return_address(0)));
+}
+
+bool in_cooperative_launch() {
+  const Thread* t = current_thread;
+  return t && t->block->launch->cooperative;
 }
 
 void tile_made(unsigned size) {

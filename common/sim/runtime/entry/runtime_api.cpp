@@ -12,6 +12,7 @@
 #include "base/device_limits.hpp"
 #include "base/settings.hpp"
 #include "findings/call_chain.hpp"
+#include "findings/errors.hpp"
 #include "findings/report.hpp"
 #include "memory/global_memory.hpp"
 #include "memory/managed_memory.hpp"
@@ -84,6 +85,7 @@ cudaError_t copy_symbol(const char* call, void* dst, const void* src, std::size_
     report(f);
     return cudaErrorInvalidValue;
   }
+  if (cudaError_t e = sticky_error()) return e;
   if (bytes) std::memmove(dst, src, bytes);
   return cudaSuccess;
 }
@@ -93,7 +95,8 @@ cudaError_t copy_symbol(const char* call, void* dst, const void* src, std::size_
 using namespace scanlab::sim::detail;
 
 // Kernels have run by the time they are launched; what the calls that wait for them still do is
-// tell managed memory that the host may use it again.
+// tell managed memory that the host may use it again. After an error that sticks (findings/errors.hpp)
+// every call that uses the device returns it, as on a GPU, and does nothing else.
 cudaError_t cudaDeviceSynchronize() {
   managed_memory::synchronized_all();
   return cudaPeekAtLastError();
@@ -152,10 +155,11 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
   prop->maxBlocksPerMultiProcessor = kMaxBlocksPerMultiprocessor;
   // As many as blocks run at once, so that a grid sized by it (a persistent kernel) runs all at once.
   prop->multiProcessorCount = static_cast<int>(resident_slots(schedule()));
+  prop->cooperativeLaunch = 1;  // cudaLaunchCooperativeKernel, grid_group::sync
   prop->major = 9;
   prop->minor = 0;
   // An H100's clocks and caches, for programs that print or compute with them; the simulator's
-  // own capabilities for what changes behaviour: no cooperative launch, and host access to
+  // own capabilities for what changes behaviour: host access to
   // managed memory only after synchronization (as on a device without concurrent managed access).
   prop->clockRate = 1980000;  // kHz
   prop->memoryClockRate = 2619000;
@@ -240,6 +244,7 @@ cudaError_t cudaMalloc(void** ptr, std::size_t bytes, const char* file, unsigned
   // Host code that faults before the first launch is reported too (a launch installs it anyway).
   scanlab::sim::detail::fault_handler::install();
   if (!ptr) return misuse("cudaMalloc", "the output pointer is null");
+  if (cudaError_t e = sticky_error()) return e;
   *ptr = global_memory::allocate(bytes, Site{file, line}, global_memory::Contents::unwritten);
   count_allocation(*ptr, bytes);
   return *ptr ? cudaSuccess : cudaErrorMemoryAllocation;
@@ -247,6 +252,7 @@ cudaError_t cudaMalloc(void** ptr, std::size_t bytes, const char* file, unsigned
 
 cudaError_t cudaMallocManaged(void** ptr, std::size_t bytes, unsigned flags, const char* file, unsigned line) {
   if (!ptr) return misuse("cudaMallocManaged", "the output pointer is null");
+  if (cudaError_t e = sticky_error()) return e;
   if (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost)
     return misuse("cudaMallocManaged", "flags must be cudaMemAttachGlobal or cudaMemAttachHost");
   *ptr = global_memory::allocate(bytes, Site{file, line});
@@ -301,7 +307,7 @@ cudaError_t cudaFree(void* ptr) {
   managed_memory::remove(ptr);
   using global_memory::FreeResult;
   switch (global_memory::deallocate(ptr)) {
-    case FreeResult::freed: frees.fetch_add(1, std::memory_order_relaxed); return cudaSuccess;
+    case FreeResult::freed: frees.fetch_add(1, std::memory_order_relaxed); return sticky_error();
     case FreeResult::not_device: return misuse("cudaFree", "the pointer is not device memory from cudaMalloc");
     case FreeResult::not_an_allocation:
       return misuse("cudaFree", "the pointer is not the start of a cudaMalloc buffer");
@@ -359,6 +365,7 @@ namespace {
 cudaError_t copy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind) {
   if (bytes == 0) return cudaSuccess;
   if (current_thread) return misuse("cudaMemcpy", "called from a kernel", cudaErrorNotSupported);
+  if (cudaError_t e = sticky_error()) return e;
   if (kind == cudaMemcpyDefault)
     kind = is_device_address(dst) ? (is_device_address(src) ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice)
                                   : (is_device_address(src) ? cudaMemcpyDeviceToHost : cudaMemcpyHostToHost);
@@ -402,6 +409,7 @@ cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t bytes, cudaM
 }
 
 cudaError_t cudaMemset(void* ptr, int value, std::size_t bytes) {
+  if (cudaError_t e = sticky_error()) return e;
   if (bytes == 0) return cudaSuccess;
   if (cudaError_t e = check_device_range("cudaMemset", "the destination", ptr, bytes); e != cudaSuccess) return e;
   std::memset(ptr, value, bytes);
@@ -455,7 +463,7 @@ cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
 cudaError_t cudaStreamQuery(cudaStream_t stream) {
   // Every stream is idle here; a program that sees that may use what its kernels wrote.
   managed_memory::synchronized(is_default_stream(stream) ? nullptr : stream);
-  return cudaSuccess;
+  return sticky_error();
 }
 cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t event, unsigned) {
   return event ? cudaSuccess : cudaErrorInvalidResourceHandle;
@@ -489,13 +497,13 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
   e->recorded = true;
   e->stream = is_default_stream(stream) ? nullptr : stream;
   e->launches = managed_memory::launches_so_far();
-  return cudaSuccess;
+  return sticky_error();
 }
 cudaError_t cudaEventSynchronize(cudaEvent_t event) {
   if (!event) return cudaErrorInvalidResourceHandle;
   const Event* e = event_of(event);
   if (e->recorded) managed_memory::synchronized_up_to(e->stream, e->launches);
-  return cudaSuccess;
+  return sticky_error();
 }
 cudaError_t cudaEventQuery(cudaEvent_t event) { return cudaEventSynchronize(event); }
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {

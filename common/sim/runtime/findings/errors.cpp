@@ -9,18 +9,36 @@ namespace {
 
 std::mutex error_mutex;
 cudaError_t pending_error = cudaSuccess;
+cudaError_t stuck_error = cudaSuccess;
+
+// The errors after which a GPU's context cannot go on (CUDA's "sticky" errors). A launch the
+// simulator stopped for a deadlock (cudaErrorLaunchTimeout) is not among them: a GPU would hang
+// instead, and the program is let go on to show what else it does.
+bool sticks(cudaError_t error) { return error == cudaErrorIllegalAddress || error == cudaErrorLaunchFailure; }
 
 }  // namespace
 
 void set_pending_error(cudaError_t error) {
   std::lock_guard<std::mutex> lock(error_mutex);
   if (pending_error == cudaSuccess) pending_error = error;
+  if (stuck_error == cudaSuccess && sticks(error)) stuck_error = error;
+}
+
+cudaError_t sticky_error() {
+  std::lock_guard<std::mutex> lock(error_mutex);
+  return stuck_error;
+}
+
+void forget_sticky_error() {
+  std::lock_guard<std::mutex> lock(error_mutex);
+  stuck_error = cudaSuccess;
 }
 
 }  // namespace scanlab::sim::detail
 
 using scanlab::sim::detail::error_mutex;
 using scanlab::sim::detail::pending_error;
+using scanlab::sim::detail::stuck_error;
 
 const char* cudaGetErrorName(cudaError_t e) {
   switch (e) {
@@ -37,6 +55,7 @@ const char* cudaGetErrorName(cudaError_t e) {
     case cudaErrorNotReady: return "cudaErrorNotReady";
     case cudaErrorIllegalAddress: return "cudaErrorIllegalAddress";
     case cudaErrorLaunchTimeout: return "cudaErrorLaunchTimeout";
+    case cudaErrorCooperativeLaunchTooLarge: return "cudaErrorCooperativeLaunchTooLarge";
     case cudaErrorNotSupported: return "cudaErrorNotSupported";
     case cudaErrorInvalidSymbol: return "cudaErrorInvalidSymbol";
     case cudaErrorInsufficientDriver: return "cudaErrorInsufficientDriver";
@@ -64,6 +83,7 @@ const char* cudaGetErrorString(cudaError_t e) {
     case cudaErrorNotReady: return "device not ready";
     case cudaErrorIllegalAddress: return "an illegal memory access was encountered";
     case cudaErrorLaunchTimeout: return "the launch timed out and was terminated";
+    case cudaErrorCooperativeLaunchTooLarge: return "too many blocks in cooperative launch";
     case cudaErrorNotSupported: return "operation not supported";
     case cudaErrorInvalidSymbol: return "invalid device symbol";
     case cudaErrorInsufficientDriver: return "CUDA driver version is insufficient for CUDA runtime version";
@@ -80,16 +100,17 @@ cudaError_t cudaGetLastError() {
   std::lock_guard<std::mutex> lock(error_mutex);
   cudaError_t e = pending_error;
   pending_error = cudaSuccess;
-  return e;
+  return e == cudaSuccess ? stuck_error : e;
 }
 
 cudaError_t cudaPeekAtLastError() {
   std::lock_guard<std::mutex> lock(error_mutex);
-  return pending_error;
+  return pending_error == cudaSuccess ? stuck_error : pending_error;
 }
 
 cudaError_t cudaDeviceReset() {
   std::lock_guard<std::mutex> lock(error_mutex);
   pending_error = cudaSuccess;
+  stuck_error = cudaSuccess;
   return cudaSuccess;
 }

@@ -1,5 +1,7 @@
 #include "findings/report.hpp"
 
+#include "findings/errors.hpp"
+
 #include <fcntl.h>
 #include <link.h>
 #include <pthread.h>
@@ -651,6 +653,7 @@ std::vector<Report> take_reports() {
 void forget_reported_places() {
   std::lock_guard<std::mutex> lock(detail::report_mutex);
   detail::reported_pairs.clear();
+  detail::forget_sticky_error();
 }
 
 void set_error_exit_status(int status) {

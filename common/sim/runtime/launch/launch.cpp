@@ -12,6 +12,7 @@
 // blocks is reported either way.
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <mutex>
 #include <numeric>
 #include <optional>
@@ -73,6 +74,7 @@ Launch describe(const LaunchRequest& request, std::uint32_t id) {
   launch.site = Site{request.file, request.line};
   launch.thread_entry = request.thread_entry;
   launch.kernel_call = request.kernel_call;
+  launch.cooperative = request.cooperative;
   launch.threads_per_block = request.block.x * request.block.y * request.block.z;
   launch.block_count = request.grid.x * request.grid.y * request.grid.z;
   return launch;
@@ -175,6 +177,7 @@ void run_launch(Launch& launch, const Schedule& s, bool judging) {
   const std::vector<unsigned> order = dispatch_order(launch.block_count, s, random);
   Run r;
   prepare(r, launch, s, order);
+  if (launch.cooperative) launch_run::admit_every_block(r);  // a GPU holds every block of it at once
   launch.race_check = s.race_check;
   launch.parallel = r.workers > 1;
   set_launch_running(true);
@@ -236,11 +239,53 @@ void judge_garbage_reads(const LaunchRequest& request, const Launch& first, cons
   }
 }
 
+// A cooperative launch whose grid the device does not hold at once fails, as on a GPU, with
+// cudaErrorCooperativeLaunchTooLarge: the blocks it holds are the multiprocessors it reports
+// (cudaDevAttrMultiProcessorCount) times the blocks the occupancy calculator puts on each.
+bool cooperative_grid_fits(const LaunchRequest& request) {
+  const Launch launch = describe(request, 0);
+  coresidency::GridFit fit = coresidency::grid_fit(launch, request.dynamic_shared_bytes);
+  const unsigned multiprocessors = resident_slots(schedule());
+  fit.capacity = fit.per_multiprocessor * multiprocessors;
+  if (fit.fits()) return true;
+  Finding f;
+  f.kind = ReportKind::invalid_launch;
+  f.headline = "cooperative launch of " + std::to_string(fit.blocks) + " blocks: the device holds only " +
+               std::to_string(fit.capacity) + " of them at once";
+  f.parties.push_back(host_party("launch", locate(Site{request.file, request.line})));
+  f.details.push_back("the device reports " + std::to_string(multiprocessors) +
+                      " multiprocessors (cudaDevAttrMultiProcessorCount), each holding " +
+                      std::to_string(fit.per_multiprocessor) + " blocks of " + std::to_string(fit.threads_per_block) +
+                      " threads and " + std::to_string(fit.shared_bytes_per_block) +
+                      " bytes of dynamic shared memory (cudaOccupancyMaxActiveBlocksPerMultiprocessor)");
+  f.details.push_back("size the grid as their product, and loop over the data inside the kernel");
+  f.details.push_back("the launch returns cudaErrorCooperativeLaunchTooLarge");
+  report(f);
+  set_pending_error(cudaErrorCooperativeLaunchTooLarge);
+  return false;
+}
+
+// After an error that sticks, a GPU runs no kernel again: the launch returns the error. The first
+// such launch says so once, so that a program that stops checking its calls learns why nothing
+// more happens.
+void refuse_after_sticky_error(const LaunchRequest& request, cudaError_t error) {
+  static bool said = false;
+  set_pending_error(error);
+  if (said) return;
+  said = true;
+  std::fprintf(stderr,
+               "scanlab-sim: note: the kernel launched at %s did not run, nor will any later one: after %s a GPU "
+               "runs no more kernels, and every later CUDA call returns that error until cudaDeviceReset\n",
+               locate(Site{request.file, request.line}).text().c_str(), cudaGetErrorName(error));
+}
+
 }  // namespace
 
 void launch(const LaunchRequest& request) {
   if (current_thread) refuse_launch_from_device(request);
+  if (const cudaError_t stuck = sticky_error()) return refuse_after_sticky_error(request, stuck);
   if (!valid_launch_configuration(request)) return;
+  if (request.cooperative && !cooperative_grid_fits(request)) return;
   std::lock_guard<std::mutex> lock(launch_mutex);
   fault_handler::install();
   print_findings_on_signal();

@@ -9,6 +9,7 @@
 #include "collectives/async_barrier.hpp"
 #include "collectives/barrier.hpp"
 #include "collectives/bulk_copy.hpp"
+#include "collectives/grid_barrier.hpp"
 #include "collectives/tile_barrier.hpp"
 #include "collectives/warp.hpp"
 #include "threads/shared_memory.hpp"
@@ -30,6 +31,7 @@ constexpr Hooks kModules[] = {
     {nullptr, barrier::begin_block, barrier::end_block, nullptr},
     {nullptr, warp::begin_block, nullptr, nullptr},
     {nullptr, tile_barrier::begin_block, nullptr, nullptr},
+    {grid_barrier::begin_launch, nullptr, grid_barrier::end_block, nullptr},
     {nullptr, shared_memory::begin_block, shared_memory::end_block, nullptr},
     // After shared memory: bulk stores never waited for still read it when their block ends.
     {nullptr, async_barrier::begin_block, nullptr, nullptr},

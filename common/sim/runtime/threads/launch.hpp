@@ -19,6 +19,7 @@ struct Launch {
   const void* kernel_call = nullptr;
   unsigned threads_per_block = 0;
   unsigned block_count = 0;
+  bool cooperative = false;  // cudaLaunchCooperativeKernel: every block resident at once, grid barriers
   bool race_check = true;  // SCANLAB_SIM_RACECHECK, read once per launch
   bool parallel = false;   // blocks run on several OS threads
   bool progress = false;  // some resident block did more than spin in the current round

@@ -5,8 +5,9 @@
 // reports name the group's method at the program's line. Tiles of several warps (64 ... 1024
 // threads) are the tile barrier's rendezvous (runtime/collectives/tile_barrier.hpp) instead.
 //
-// Grid-wide groups are not simulated: this_grid().sync() and cudaLaunchCooperativeKernel fail
-// the build at the program's line (their rendezvous needs every block resident at once).
+// The grid's group works in a cooperative launch (cudaLaunchCooperativeKernel,
+// scanlab/sim/launch_by_arguments.hpp): its sync() is the grid barrier
+// (runtime/collectives/grid_barrier.hpp); in any other launch it is reported at its line.
 #pragma once
 
 #include <cstdint>
@@ -25,6 +26,9 @@ std::uint64_t group_collective(GroupCollective op, unsigned mask, std::uint64_t 
 void tile_made(unsigned size);
 // The lanes of the caller's warp that reach this coalesced_threads() call.
 unsigned coalesced_lanes(const char* file, unsigned line);
+// grid_group::sync() of the calling thread; whether its kernel was launched cooperatively.
+void grid_sync(const char* file, unsigned line);
+bool in_cooperative_launch();
 // Reports a group size the simulator (and CUDA) cannot partition into, and stops the kernel.
 [[noreturn]] void invalid_partition(unsigned size, const char* file, unsigned line);
 // The rendezvous of a tile of several warps (runtime/collectives/tile_barrier.hpp): the caller's tile of
@@ -123,7 +127,7 @@ thread_block this_thread_block(block_tile_memory<MaxBlockSize>&) {
   return this_thread_block();
 }
 
-// The grid as a group: ranks and sizes work; its sync() does not build (see the top of the file).
+// The grid as a group: valid, and its sync() a barrier of every thread of the grid, in a cooperative launch.
 class grid_group {
  public:
   unsigned long long size() const { return num_threads(); }
@@ -141,14 +145,9 @@ class grid_group {
   dim3 group_dim() const { return gridDim; }
   dim3 dim_blocks() const { return gridDim; }
   dim3 block_index() const { return blockIdx; }
-  bool is_valid() const { return false; }  // only a cooperative launch makes a valid grid group
-  // With the place of the call, as cg::sync(grid) passes it: refused there too.
-  template <class Unsupported = void>
-  void sync(const char* = nullptr, unsigned = 0) const {
-    static_assert(scanlab::sim::detail::never<Unsupported>,
-                  "grid-wide synchronization (grid_group::sync, cooperative launch) is not supported by the "
-                  "scanlab simulator: split the kernel into one launch per phase");
-  }
+  dim3 dim_threads() const { return dim3(gridDim.x * blockDim.x, gridDim.y * blockDim.y, gridDim.z * blockDim.z); }
+  bool is_valid() const { return scanlab::sim::detail::in_cooperative_launch(); }
+  void sync(SCANLAB_SIM_SITE_PARAMS) const { scanlab::sim::detail::grid_sync(scanlab_file, scanlab_line); }
 };
 
 inline grid_group this_grid() { return grid_group(); }
@@ -488,12 +487,3 @@ unsigned long long group_size(const Group& group) {
 }
 
 }  // namespace cooperative_groups
-
-// The cooperative launch needs every block resident at once: not simulated.
-template <class... A>
-cudaError_t cudaLaunchCooperativeKernel(A...) {
-  static_assert(scanlab::sim::detail::never<A...>,
-                "cudaLaunchCooperativeKernel (grid-wide synchronization) is not supported by the scanlab simulator: "
-                "split the kernel into one launch per phase");
-  return cudaErrorNotSupported;
-}

@@ -5,7 +5,7 @@
 // top of every .cu, and <cuda_runtime.h> on the simulator's include path points here.
 //
 // One header per concern in cuda/, included here in the order they build on each other; a concern
-// header includes what it needs and compiles alone. The four headers at the end come last because
+// header includes what it needs and compiles alone. The five headers at the end come last because
 // warp_reduce.hpp and launch.hpp use the declarations above them without including them.
 #pragma once
 
@@ -50,4 +50,5 @@
 #include <scanlab/sim/device_functions.hpp>
 #include <scanlab/sim/warp_reduce.hpp>
 #include <scanlab/sim/launch.hpp>
+#include <scanlab/sim/launch_by_arguments.hpp>
 #include <scanlab/sim/shared_memory.hpp>

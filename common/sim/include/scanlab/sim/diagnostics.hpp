@@ -41,7 +41,9 @@ std::vector<Report> take_reports();
 // A place (a pair of source lines) is reported once per process, so that a bug in a loop
 // does not fill the screen. After this call, places already reported are reported again the
 // next time they are found: a program that judges several runs separately (the grader's
-// tests) calls it before each run.
+// tests) calls it before each run. Each such run starts on a device whose earlier error no longer
+// sticks: after an illegal address or a launch failure every later CUDA call returns that error,
+// as on a GPU, until cudaDeviceReset or this call.
 void forget_reported_places();
 
 // Exit status the process ends with when an error was reported and main() returned 0.

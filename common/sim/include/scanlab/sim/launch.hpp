@@ -32,6 +32,8 @@ struct LaunchRequest {
   std::size_t argument_bytes = 0;
   std::size_t kernel_call_bytes = 0;
   bool replayable = false;
+  // cudaLaunchCooperativeKernel: every block at once, or the launch fails; grid_group::sync works.
+  bool cooperative = false;
 };
 void launch(const LaunchRequest& request);
 }  // namespace detail
@@ -41,6 +43,10 @@ class KernelLaunch {
   KernelLaunch(const char* file, unsigned line, dim3 grid, dim3 block, std::size_t dynamic_shared_bytes = 0,
                cudaStream_t stream = nullptr)
       : request_{grid, block, dynamic_shared_bytes, file, line, nullptr, nullptr, stream} {}
+  KernelLaunch& cooperative() {
+    request_.cooperative = true;
+    return *this;
+  }
 
   template <class Kernel, class... Args>
   void operator()(Kernel kernel, Args&&... args) {

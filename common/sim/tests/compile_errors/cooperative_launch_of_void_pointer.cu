@@ -1,5 +1,5 @@
-// A grid-wide barrier (cooperative launch): the simulator does not run one, and says so at the
-// program's line instead of inside a header.
+// A cooperative launch of a kernel kept in a void* variable: the simulator calls a kernel by its
+// type, which the variable has lost, and says so at the program's line instead of inside a header.
 #include <cooperative_groups.h>
 
 namespace cg = cooperative_groups;
@@ -7,7 +7,7 @@ namespace cg = cooperative_groups;
 __global__ void two_phases(int* data) {
   cg::grid_group grid = cg::this_grid();
   data[grid.thread_rank()] = 1;
-  grid.sync();  // expect: compile-error
+  grid.sync();
   data[0] += data[grid.size() - 1];
 }
 
@@ -15,6 +15,7 @@ int main() {
   int* data = nullptr;
   cudaMalloc(&data, 64 * sizeof(int));
   void* args[] = {&data};
-  cudaLaunchCooperativeKernel((void*)two_phases, 2, 32, args);
+  const void* kernel = (void*)two_phases;
+  cudaLaunchCooperativeKernel(kernel, 2, 32, args);  // expect: compile-error
   return cudaDeviceSynchronize() == cudaSuccess ? 0 : 1;
 }

@@ -34,11 +34,15 @@ def build_prebuilt(build_root: Path, backend: str, jobs: int, defines: list[str]
     tree = BuildTree(REPO, build_root, backend, REPO / "labs", max(1, jobs), defines)
     tree.dir = folder(build_root, backend)
     tree.dir.mkdir(parents=True, exist_ok=True)
-    fresh = not prepared(build_root, backend)
-    if fresh:
-        print(f"grade: building what every student's build reuses, once, in {tree.dir}", file=sys.stderr, flush=True)
     with open(tree.dir / ".scanlab-lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            print("grade: another grade is building (or updating) what every student's build reuses; waiting for it",
+                  file=sys.stderr, flush=True)
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        if not prepared(build_root, backend):
+            print(f"grade: building what every student's build reuses, once, in {tree.dir}", file=sys.stderr, flush=True)
         configured = tree.configure()
         if not configured.ok:
             return None, configured.output

@@ -1038,6 +1038,18 @@ std::vector<PlantedCase> planted_cases() {
   }
   // Polled through volatile: a word that carries its state beside its value has nothing stale.
   cases.push_back(clean("StatusWordsPolledThroughVolatile", "plain_poll_status_words", true));
+  // Status words stored through a plain pointer and polled through a volatile one: the race is
+  // reported, on one OS thread or several, though the program has its own instrumented copies of
+  // the std::string operations the report is made of.
+  for (const char* threads : {"1", "2"}) {
+    PlantedCase stored = with_env(
+        bug(std::string("StatusWordsStoredThroughAPlainPointer_") + threads + "Threads", "status_words_stored_plainly",
+            "race", stderr_says({"data race", "global memory"})),
+        {{"SCANLAB_SIM_THREADS", threads}});
+    stored.time_limit_s = 30;
+    cases.push_back(stored);
+  }
+  cases.push_back(clean("StatusWordsStoredThroughVolatile", "status_words_stored_plainly", true));
   // A look-back whose window starts at the block's own tile: the lanes of one warp race on the
   // block's own status word, but the fix is to read earlier tiles only, not a __syncwarp() that
   // would hide the report and keep the block's own aggregate in its sum.

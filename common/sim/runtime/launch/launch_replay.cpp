@@ -172,6 +172,12 @@ void print_note_at_exit() {
 
 }  // namespace
 
+// Declared in the header, defined here alone, with this file's own types: GCC warns of that where
+// the file is compiled in a batch with others (CMake's unity build), as if it were a header.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wsubobject-linkage"
+#endif
 class Attempt {
  public:
   Entry* entry = nullptr;
@@ -182,6 +188,9 @@ class Attempt {
   unsigned findings_before = 0;
   Clock::time_point start = Clock::now();
 };
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
 void AttemptDeleter::operator()(Attempt* attempt) const { delete attempt; }
 

@@ -106,6 +106,11 @@ def _not_started_text(lab: LabResult) -> list[str]:
     return out
 
 
+def _cost_by_findings(lab: LabResult, check: CheckResult) -> bool:
+    """Whether an error the simulator found is among the reasons the check failed."""
+    return any(f.error and any(c is check for c in checks) for f, checks in lab.findings())
+
+
 def _findings_text(lab: LabResult) -> list[str]:
     """What the simulator found in the lab, each finding once, with the checks it cost."""
     found = lab.findings()
@@ -113,8 +118,27 @@ def _findings_text(lab: LabResult) -> list[str]:
         return []
     out = [f"What the simulator found in lab {lab.lab.number} (each place once):"]
     reproduce = ""
+    told_fixes: dict[str, str] = {}  # a fix already given, and the kind of the finding it was given for
+    error_places: dict[str, str] = {}  # the first place of each error told, and its kind
     for f, checks in found:
-        out.extend("  " + line for line in f.lines())
+        lines = f.lines()
+        # Another consequence of a mistake already told: a finding with the same fix (a read
+        # after a wait that ordered nothing is a race and an unwritten read at once), or a
+        # warning at an error's own line (threads that exited before a barrier that only some
+        # warps reach). What and where, then a pointer.
+        first = f.places[0].where if f.places else None
+        cause = told_fixes.get(f.fix) if f.fix else None
+        if cause is None and not f.error and first is not None:
+            cause = error_places.get(first)
+        if cause is not None:
+            out.extend("  " + line for line in lines[:1 + min(1, len(f.places))])
+            out.append(f"    the same cause as the [{cause}] above: its fix fixes this too")
+        else:
+            out.extend("  " + line for line in lines)
+            if f.fix:
+                told_fixes[f.fix] = f.kind
+            if f.error and first is not None:
+                error_places.setdefault(first, f.kind)
         failed = [c for c in checks if c.status == "fail"]
         seen = [c for c in checks if c.status != "fail"]
         if failed:
@@ -175,6 +199,15 @@ def render_text(report: Report, color: bool = False, verbose: bool = False) -> s
         if found:
             out += [""] + found
         lab_failed = [c for c in lab.checks if c.status == "fail"]
+        if not lab_failed:
+            continue
+        # A check that an error finding above cost is told there: its tests' own words (an
+        # output never written, a launch that timed out) are that finding's consequences.
+        explained = [c for c in lab_failed if _cost_by_findings(lab, c)] if not verbose else []
+        lab_failed = [c for c in lab_failed if c not in explained]
+        if explained:
+            out += ["", f"The findings above are why {', '.join(c.check.id for c in explained)} failed "
+                        f"(grade --verbose shows their tests' own words)."]
         if not lab_failed:
             continue
         out += ["", f"Details of the failed checks of lab {lab.lab.number}:"]

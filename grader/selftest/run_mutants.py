@@ -65,14 +65,15 @@ def findings_of_check(text: str, lab_number: str, check_id: str) -> str:
 
 
 def text_of_check(text: str, lab_number: str, check_id: str) -> str:
-    """What the text report says of one failed check: its own section ("[02 race-freedom-inplace]
-    ...") and the lab's findings that it cost."""
+    """What the text report says of one failed check: its line of the table, its own section
+    ("[02 race-freedom-inplace] ...", which a check that a finding cost has not: the finding is
+    its reason) and the lab's findings that it cost."""
+    row = re.search(rf"^  {lab_number}  {re.escape(check_id)} .*$", text, re.MULTILINE)
     head = f"[{lab_number} {check_id}] "
     start = text.find("\n" + head)
-    if start < 0:
-        return ""
-    end = text.find("\n[", start + 1)
-    return text[start:end if end >= 0 else len(text)] + "\n" + findings_of_check(text, lab_number, check_id)
+    end = text.find("\n[", start + 1) if start >= 0 else -1
+    section = text[start:end if end >= 0 else len(text)] if start >= 0 else ""
+    return (row.group(0) if row else "") + "\n" + section + "\n" + findings_of_check(text, lab_number, check_id)
 
 
 def feedback_problems(lab, m, checks: dict, text: str, line: int) -> list[str]:

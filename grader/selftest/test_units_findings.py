@@ -169,9 +169,40 @@ class FindingsTest(unittest.TestCase):
         text = formats.render(formats.Report("sim", "labs/", [LabResult(lab, results)]), "text")
         self.assertEqual(text.count("[race] data race"), 1, text)
         self.assertIn("cost: race-freedom-inplace (10 points), forward-progress (5 points)", text)
-        # The cause comes before the checks' own evidence.
-        self.assertLess(text.index("[race] data race"), text.index("index 3: expected 6"))
-        self.assertLess(text.index("fix: these two lines race"), text.index("Details of the failed checks"))
+        # The checks the finding cost are told there; their tests' own words are its consequences,
+        # shown with --verbose, after the cause.
+        self.assertIn("The findings above are why race-freedom-inplace, forward-progress failed", text)
+        self.assertNotIn("index 3: expected 6", text)
+        verbose = formats.render(formats.Report("sim", "labs/", [LabResult(lab, results)]), "text", verbose=True)
+        self.assertLess(verbose.index("[race] data race"), verbose.index("index 3: expected 6"))
+        self.assertLess(verbose.index("fix: these two lines race"), verbose.index("Details of the failed checks"))
+
+    def test_a_check_that_failed_with_no_finding_keeps_its_details(self):
+        other = Check("correctness", "Matches the reference", "correctness", "Lab02Correctness.*", 5)
+        lab = Lab("02", "Kogge-Stone scan", "02-kogge-stone", (CHECK, other))
+        suite = suite_with(TestOutcome("Lab02RaceFreedom.A", "fail", "failed", ["at n = 8: index 3: expected 6"],
+                                       findings=[RACE]),
+                           TestOutcome("Lab02Correctness.A", "fail", "failed", ["at n = 9: index 4: expected 10"]))
+        results = [evaluate_check(c, suite, "lab02_tests", REPO) for c in (CHECK, other)]
+        text = formats.render(formats.Report("sim", "labs/", [LabResult(lab, results)]), "text")
+        self.assertIn("The findings above are why race-freedom-inplace failed", text)
+        self.assertNotIn("index 3: expected 6", text)
+        self.assertLess(text.index("Details of the failed checks"), text.index("index 4: expected 10"))
+
+    def test_a_second_consequence_of_a_told_mistake_points_to_it(self):
+        # The same fix twice (a race and an unwritten read after one wait), and a warning at an
+        # error's line: each told once, the later ones as pointers to the first.
+        unwritten = dict(RACE, kind="uninitialized-read", headline="read of 4 bytes of shared memory that nothing wrote")
+        warning = dict(RACE, kind="barrier-after-exit", severity="warning", error=False, headline="threads had exited before a barrier",
+                       fix="")
+        suite = suite_with(TestOutcome("Lab02RaceFreedom.A", "fail", "failed", [],
+                                       findings=[RACE, unwritten, warning]))
+        result = evaluate_check(CHECK, suite, "lab02_tests", REPO)
+        text = formats.render(formats.Report("sim", "labs/", [LabResult(LAB, [result])]), "text")
+        self.assertEqual(text.count("fix: these two lines race"), 1, text)
+        self.assertEqual(text.count("the same cause as the [race] above"), 2, text)
+        self.assertIn("[uninitialized-read] read of 4 bytes", text)
+        self.assertIn("[barrier-after-exit] threads had exited", text)
 
     def test_a_plain_read_at_a_polls_line_is_the_polls_finding(self):
         # One test's thread polled long enough to be taken for a poll; another test's read the

@@ -579,6 +579,19 @@ std::vector<PlantedCase> planted_cases() {
   cases.push_back(clean("GlobalExchangeAfterBarrier", "global_race_in_block", true));
   cases.push_back(bug("OutOfBoundsGlobal", "out_of_bounds_global", "out-of-bounds", one_past_the_end_drawn));
   cases.push_back(bug("OutOfBoundsShared", "out_of_bounds_shared", "out-of-bounds", thread_named(63)));
+  // Past the end of the dynamic shared memory: the fix is the launch's size, at the launch's
+  // line, the same words for every access there (so that a grader tells it once).
+  cases.push_back(bug("PastTheDynamicSharedMemoryTheLaunchGave", "dynamic_shared_too_small", "out-of-bounds",
+                      [](const Outcome& o) {
+                        ASSERT_EQ(o.reports.size(), 3u);
+                        for (const JsonReport& r : o.reports) {
+                          EXPECT_THAT(r.fix, HasSubstr("'buffers' is the kernel's dynamic shared memory"));
+                          EXPECT_THAT(r.fix, HasSubstr("dynamic_shared_too_small.cu:34"));
+                          EXPECT_THAT(r.fix, HasSubstr("gave it 128 bytes"));
+                          EXPECT_EQ(r.fix, o.reports[0].fix);
+                        }
+                      }));
+  cases.push_back(clean("DynamicSharedMemoryForBothBuffers", "dynamic_shared_too_small", true));
   cases.push_back(bug("ReadBeforeTheFirstBufferAndSharedVariable", "exclusive_shift", "out-of-bounds",
                       stderr_says({"out-of-bounds read of 4 bytes in global memory",
                                    "location: 4 bytes before the start of a 256-byte buffer allocated at",

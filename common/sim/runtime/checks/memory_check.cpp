@@ -137,6 +137,7 @@ void report_out_of_bounds(Thread* t, std::uintptr_t address, std::size_t bytes, 
   f.details.push_back("location: " + shared_memory::describe_address(address, *t->block));
   f.details.push_back("the kernel goes on, as it may on a GPU, without touching any buffer; the launch reports "
                       "cudaErrorIllegalAddress");
+  f.fix = shared_memory::fix_past_dynamic_memory(address, *t->block);
   BoundsPicture picture;
   picture.element_bytes = static_cast<unsigned>(bytes ? bytes : 1);
   if (missed_buffer(address, *t->block, picture)) {

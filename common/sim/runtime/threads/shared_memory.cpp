@@ -56,6 +56,7 @@ void shared_memory::begin_block(Block& b) {
   arena.base = memory::shared_arena(b.slot);
   arena.used = 0;
   arena.variables.clear();
+  arena.dynamic_name = nullptr;
   const Launch& launch = *b.launch;
   if (launch.dynamic_shared_bytes)
     place(arena, Variable{nullptr, memory::kSharedLeadingRedZone, launch.dynamic_shared_bytes,
@@ -98,6 +99,25 @@ std::string shared_memory::describe_address(std::uintptr_t a, const Block& b) {
          ":" + std::to_string(nearest->declared.line) + ")";
 }
 
+std::string shared_memory::fix_past_dynamic_memory(std::uintptr_t a, const Block& b) {
+  if (!memory::in_shared(a) || !b.shared.dynamic_name) return {};
+  const std::uintptr_t base = reinterpret_cast<std::uintptr_t>(b.shared.base);
+  const std::uintptr_t begin = base + memory::kSharedLeadingRedZone;
+  const std::size_t bytes = b.launch->dynamic_shared_bytes;
+  // Past the dynamic part's end and before any static variable placed after it.
+  if (a < begin + bytes) return {};
+  for (const Variable& v : b.shared.variables)
+    if (v.key != nullptr && a >= base + v.offset) return {};
+  const std::string name = b.shared.dynamic_name;
+  const std::string launch_line = locate(b.launch->site).text();
+  if (bytes == 0)
+    return "'" + name + "' is the kernel's dynamic shared memory, and the launch at " + launch_line +
+           " gave it none: pass the bytes the kernel uses of it as the third argument of <<<grid, block, bytes>>>";
+  return "'" + name + "' is the kernel's dynamic shared memory, and the launch at " + launch_line + " gave it " +
+         std::to_string(bytes) + " bytes (the third argument of <<<grid, block, bytes>>>): give it as many as the "
+         "kernel uses, or keep the kernel's indices within those " + std::to_string(bytes);
+}
+
 void* block_shared_storage(const void* key, std::size_t bytes, std::size_t alignment, const char* name,
                            const char* file, unsigned line) {
   Thread* t = current_thread;
@@ -126,6 +146,8 @@ void* block_dynamic_shared(std::size_t, const char* name, const char* file, unsi
   Thread* t = current_thread;
   if (!t) outside_kernel(name, file, line);
   Arena& arena = t->block->shared;
+  arena.dynamic_name = name;
+  arena.dynamic_declared = Site{file, line};
   if (!arena.variables.empty() && arena.variables.front().key == nullptr) {
     arena.variables.front().name = name;  // name it as the kernel does, for reports
     arena.variables.front().declared = Site{file, line};

@@ -30,6 +30,8 @@ struct Arena {
   unsigned char* base = nullptr;
   std::size_t used = 0;  // where the next variable's alignment padding begins
   std::vector<Variable> variables;
+  const char* dynamic_name = nullptr;  // the kernel's extern __shared__ array, once it asked for it
+  Site dynamic_declared;
 };
 
 // The dynamic shared memory a launch may ask for: 48 KiB, or more after cudaFuncSetAttribute.
@@ -47,5 +49,10 @@ std::size_t bytes_declared(const Block& b);
 // "shared variable 'tile' (declared at file:8), byte 4 of 256": where an address is, in the
 // student's terms; outside shared memory, what global_memory::describe_address says.
 std::string describe_address(std::uintptr_t a, const Block& b);
+
+// The fix of an access past the end of the kernel's dynamic shared memory (its extern __shared__
+// array): the size its launch gave it, at the launch's line. Empty for any other address. The
+// same words for every such access of a launch, so that a report tells them once.
+std::string fix_past_dynamic_memory(std::uintptr_t a, const Block& b);
 
 }  // namespace scanlab::sim::detail::shared_memory

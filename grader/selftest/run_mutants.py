@@ -157,6 +157,14 @@ SIMULATOR_ONLY_CATEGORIES = ("efficiency",)
 GPU_ONLY_CATEGORIES = ("performance",)
 
 
+def never_started(doc: dict) -> str:
+    """The reason and last words of a check whose test program ended before its first test, or ""."""
+    for c in doc["labs"][0]["checks"]:
+        if "before the first test" in c["reason"]:
+            return "; ".join([c["reason"]] + [d.strip() for d in c.get("details", [])][:6])
+    return ""
+
+
 def simulator_blind_reason(lab, mutant) -> str | None:
     """Why the simulator cannot reject a mutant: every check meant to reject it is graded on a
     GPU only (a scan slowed down is as right as the reference, and the simulator times nothing)."""
@@ -261,11 +269,23 @@ def main() -> int:
                 for cid in m.rejected_by:
                     cmd += ["--check", cid]
             proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-            target.write_text(source.text)  # a fresh mtime: the next build sees the change back
-            seconds = time.monotonic() - started
             try:
                 doc = json.loads(report_path.read_text())
             except (OSError, json.JSONDecodeError):
+                doc = None
+            if doc is not None and (unstarted := never_started(doc)):
+                # A test program that ended before its first test began did not meet the mutant
+                # at all (seen once on a loaded machine): graded once more, with what it said.
+                print(f"{label:<40} graded again: {unstarted}")
+                report_path.unlink(missing_ok=True)
+                proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                try:
+                    doc = json.loads(report_path.read_text())
+                except (OSError, json.JSONDecodeError):
+                    doc = None
+            target.write_text(source.text)  # a fresh mtime: the next build sees the change back
+            seconds = time.monotonic() - started
+            if doc is None:
                 failures.append(f"{label}: grade printed no JSON (exit status {proc.returncode}):\n"
                                 + proc.stderr[-2000:])
                 continue

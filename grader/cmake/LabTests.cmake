@@ -109,7 +109,9 @@ function(scanlab_add_lab_tests)
     if(SCANLAB_BACKEND STREQUAL "cuda")
       target_link_libraries(${suite} PUBLIC scanlab_grader_harness GTest::gtest scanlab_common CUDA::cudart)
     else()
-      target_link_libraries(${suite} PUBLIC scanlab_grader_harness GTest::gtest scanlab_common scanlab_sim)
+      # The simulator's headers only: the suite's files compile while the runtime is still being
+      # built; the lab's program links the runtime.
+      target_link_libraries(${suite} PUBLIC scanlab_grader_harness GTest::gtest scanlab_common scanlab_sim_headers)
     endif()
     set_property(GLOBAL APPEND PROPERTY SCANLAB_LAB_SUITES ${suite})
     scanlab_add_performance_reference(${suite} "${lab_dir}" "${ARG_SOURCE}")
@@ -140,6 +142,9 @@ function(scanlab_add_lab_tests)
   target_include_directories(${target} PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}" "${SCANLAB_LAB_TEST_HELPERS}"
                                                "${SCANLAB_SUBMISSION_DIR}/${lab_dir}" "${SCANLAB_EARLIER_LABS_DIR}")
   target_link_libraries(${target} PRIVATE ${suite} scanlab_grader_harness GTest::gtest)
+  if(NOT SCANLAB_BACKEND STREQUAL "cuda")
+    target_link_libraries(${target} PRIVATE scanlab_sim)  # after the harness, which calls it
+  endif()
   add_dependencies(lab_tests ${target})
   add_test(NAME ${target} COMMAND ${target})
   set_tests_properties(${target} PROPERTIES LABELS grader)

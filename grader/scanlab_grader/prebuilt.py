@@ -47,6 +47,8 @@ def build_prebuilt(build_root: Path, backend: str, jobs: int, defines: list[str]
         if not configured.ok:
             return None, configured.output
         targets = ["scanlab_grader_harness"] + [f"lab{lab.number}_suite" for lab in labs]
+        if backend == "sim":
+            targets.append("scanlab_sim")  # the suites compile against its headers alone
         built = tree.build_libraries(targets)
     return (tree.dir, "") if built.ok else (None, built.output)
 

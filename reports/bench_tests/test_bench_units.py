@@ -138,6 +138,11 @@ class PlanTest(unittest.TestCase):
                          ["scanlab_bench_baselines", "lab02_bench", "lab07_bench"])
         self.assertEqual(bench_cli.select_programs(targets, ["7"]), ["scanlab_bench_baselines", "lab07_bench"])
 
+    def test_newer_cub_right_after_the_baselines_where_built(self):
+        targets = {n: Path(n) for n in ("lab10_bench", "scanlab_bench_cccl", "scanlab_bench_baselines")}
+        self.assertEqual(bench_cli.select_programs(targets, ["10"]),
+                         ["scanlab_bench_baselines", "scanlab_bench_cccl", "lab10_bench"])
+
 
 class FakeTerminal(io.StringIO):
     def __init__(self, tty):

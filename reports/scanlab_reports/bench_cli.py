@@ -31,6 +31,7 @@ from .bench_results import RecordError, Results, method_of, parse_record
 REPO = Path(__file__).resolve().parents[2]
 
 BASELINES = "scanlab_bench_baselines"
+NEWER_CUB = "scanlab_bench_cccl"  # built only where SCANLAB_CCCL_INCLUDE_DIR is given
 _LAB_PROGRAM = re.compile(r"^lab(\d\d)_bench$")
 _NVCC = Path("/usr/local/cuda/bin/nvcc")
 
@@ -80,7 +81,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 2, help="parallel build jobs")
     p.add_argument("--build-root", help="where the build tree goes (default build/bench)")
     p.add_argument("--cmake-define", action="append", default=[], metavar="VAR=VALUE",
-                   help="extra -D for the configure step, e.g. CMAKE_CUDA_ARCHITECTURES=90")
+                   help="extra -D for the configure step, e.g. CMAKE_CUDA_ARCHITECTURES=90, or "
+                        "SCANLAB_CCCL_INCLUDE_DIR=DIR: a newer CCCL's headers, timed as extra baselines")
     return p
 
 
@@ -104,7 +106,7 @@ def select_programs(targets: dict[str, Path], labs: list[str] | None) -> list[st
     wanted = {n.zfill(2) for n in labs} if labs else None
     names = sorted(t for t in targets if _LAB_PROGRAM.match(t) and
                    (wanted is None or _LAB_PROGRAM.match(t).group(1) in wanted))
-    return ([BASELINES] if BASELINES in targets else []) + names
+    return [t for t in (BASELINES, NEWER_CUB) if t in targets] + names
 
 
 def labs_without_adapter(grader_labs: Path, labs: list[str] | None) -> list[str]:

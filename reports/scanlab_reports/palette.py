@@ -14,6 +14,8 @@ COLOURS: dict[str, str] = {
     "copy": "#000000",
     "cub": "#D55E00",                        # vermillion
     "cub-generic": "#F0A07A",                # light vermillion: CUB again, its generic tuning
+    "cub-cccl": "#E6550D",                   # dark orange: a newer CUB's InclusiveSum
+    "cub-cccl-warpspeed": "#FDAE6B",         # light orange: that CUB's warp-specialized scan
     "thrust": "#CC79A7",                     # reddish purple
     "sequential": "#7F7F7F",                 # grey
     "std-inclusive-scan": "#B3B3B3",         # light grey

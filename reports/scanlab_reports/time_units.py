@@ -276,7 +276,7 @@ MODELS: dict[str, Callable[[int, Shape], Cost | None]] = {
 
 # The scans the chapter does not analyse, and so never will have a model here; any other
 # algorithm without one is a lab whose model has not been written (a lab added later).
-UNANALYSED = ("cub", "cub-generic", "thrust", "copy")
+UNANALYSED = ("cub", "cub-generic", "cub-cccl", "cub-cccl-warpspeed", "thrust", "copy")
 
 
 def cost(series: Series, n: int, cpu_threads: int | None = None) -> Cost | None:

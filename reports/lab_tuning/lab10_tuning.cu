@@ -10,9 +10,12 @@
 //
 //   lab10_tuning rows     the tuned policy (the one the host entry picks for this GPU) at
 //                         2^16 ... 2^30, int32, float32, int64, double
+//   lab10_tuning quick    the tuned policy at 2^24, 2^28 and 2^30 (int32), 2^28 (float32) and
+//                         2^24 and 2^28 (double): one variant of the lab's file against another
 //   lab10_tuning sweep    rings of several depths and tile sizes at 2^24, 2^28 and 2^30 (int32)
 //                         and at 2^24 and 2^28 (double); built with -DLAB10_TUNING_SWEEP=4 (or 8),
-//                         the 4-byte (or 8-byte) half alone, which halves the build
+//                         the 4-byte (or 8-byte) half alone, which halves the build (0: no sweep,
+//                         the quickest build, for `rows` and `quick`)
 #include SCANLAB_LAB_SOURCE
 
 #include "scanlab/operators.hpp"
@@ -109,19 +112,23 @@ int main(int argc, char** argv) {
         rows<float>(timer);
         rows<long long>(timer);
         rows<double>(timer);
+    } else if (what == "quick") {
+        for (const unsigned log2_n : {24u, 28u, 30u}) compare<int, TunedTag>(timer, std::size_t{1} << log2_n);
+        compare<float, TunedTag>(timer, std::size_t{1} << 28);
+        for (const unsigned log2_n : {24u, 28u}) compare<double, TunedTag>(timer, std::size_t{1} << log2_n);
     } else if (what == "sweep") {
-#if LAB10_TUNING_SWEEP != 8
+#if !defined(LAB10_TUNING_SWEEP) || LAB10_TUNING_SWEEP == 4
         for (const unsigned log2_n : {24u, 28u, 30u}) {
             compare<int, TunedTag, P<8, 4, 27, 8>, P<8, 4, 23, 9>, P<12, 4, 21, 7>>(timer, std::size_t{1} << log2_n);
         }
 #endif
-#if LAB10_TUNING_SWEEP != 4
+#if !defined(LAB10_TUNING_SWEEP) || LAB10_TUNING_SWEEP == 8
         for (const unsigned log2_n : {24u, 28u}) {
             compare<double, TunedTag, P<8, 4, 13, 8>, P<8, 4, 11, 10>>(timer, std::size_t{1} << log2_n);
         }
 #endif
     } else {
-        std::fprintf(stderr, "usage: %s rows|sweep\n", argv[0]);
+        std::fprintf(stderr, "usage: %s rows|quick|sweep\n", argv[0]);
         return 2;
     }
     return 0;

@@ -127,6 +127,12 @@ struct PipelinePolicy {
 // there too, at 87.8% of the copy (int32, 2^28; noise under 1%) and 92.8% (double): deeper rings
 // of smaller tiles (8 stages of 27 KB: 87.8%; 9 of 23 KB: 85.5%) and more scanner warps (12 parts
 // of 32 x 21 in 7 stages: 82.1%) do no better, so bytes in flight are not what the H200 is short of.
+// The look-back warp is (lab10_tuning quick, each variant beside the reference in one run): left
+// out (a wrong result, timed alone) 96.7% (int32) and 97.1% (double); each look-back started as
+// soon as its tile has a ticket instead of once it is reduced, 87.7% and 92.5%; polling 4 tiles
+// per lane (128 a round), 81.7% and 86.4%. That warp serves its block's tiles one after another,
+// each after rounds of polls through L2, and at the copy's speed a tile may take 2.0 us per
+// block on the H200 (2.8 on the H100): reports/METHOD.md.
 // The ring is as deep as the shared memory a block may take allows, a property of the device
 // read at run time (tuned_ring below), not its name: 7 stages where a block may take 227 KB
 // (sm_90, the H100 and the H200), 3 where it may take 99 KB (not measured: no such GPU here). The

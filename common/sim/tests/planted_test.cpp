@@ -807,10 +807,28 @@ std::vector<PlantedCase> planted_cases() {
                       stderr_says({"call it outside the condition, with every lane of the mask"},
                                   fix_names("outside the condition", "__activemask()"))));
   cases.push_back(clean("ShuffleCalledByEveryLaneOfItsMask", "shfl_in_branch", true));
+  // The lanes the call left out wait at a barrier instead of exiting: the same misuse, not a
+  // deadlock of barriers and warp intrinsics with no word of the mask.
+  cases.push_back(bug("ShuffleInsideAConditionBeforeABarrier", "shfl_in_branch_before_barrier", "warp-mask",
+                      stderr_says({"lanes 2, 3, 4, 5, 6, 7, 8, 9, ... of its mask 0xffffffff wait at a barrier instead of making the call",
+                                   "call it outside the condition, with every lane of the mask"},
+                                  fix_names("outside the condition", "__activemask()"))));
+  cases.push_back(clean("ShuffleOutsideTheConditionBeforeABarrier", "shfl_in_branch_before_barrier", true));
   cases.push_back(bug("AsyncWaitForThePhaseOfTheWrongParity", "async_wrong_parity", "deadlock",
-                      stderr_says({"its waiters poll for parity 1, the parity of this phase",
-                                   "the phase that completed last, phase 0, has parity 0"})));
+                      stderr_says({"polls it for parity 1, but it has seen 0 of its phases complete",
+                                   "so the phase it needs is phase 0 (parity 0)"})));
   cases.push_back(clean("AsyncWaitForThePhaseOfItsParity", "async_wrong_parity", true));
+  // A phase that some of the threads init() counts arrived on and the others never will: named
+  // first, with who came and from which line; the waits for this thread's own next phase are not
+  // taken for the wrong parity.
+  cases.push_back(bug("AsyncReleaseArrivedByOneLaneOnly", "async_arrival_by_one_lane", "deadlock",
+                      stderr_says({"has 1 of its 32 expected arrivals (1 thread arrived: (32,0,0), at ",
+                                   "async_arrival_by_one_lane.cu:45)",
+                                   "the other 31 arrivals that init() counts never came in this phase"},
+                                  [](const Outcome& o) {
+                                    EXPECT_THAT(o.process.err, Not(HasSubstr("polls it for parity")));
+                                  })));
+  cases.push_back(clean("AsyncReleaseArrivedByEveryLane", "async_arrival_by_one_lane", true));
   // The deadlock names the barrier whose bytes never balance, with its arrivals and bytes.
   cases.push_back(bug("AsyncTransactionCountNeverCompletes", "async_wrong_transaction_count", "deadlock",
                       stderr_says({"2 blocks ((1,0,0), (0,0,0)) wait on `loaded` (init() at ",

@@ -84,8 +84,35 @@ bool see_complete(Thread* t, std::uintptr_t address, Barrier& r, bool complete, 
   }
   r.waited = true;
   r.polled_at = pc;
+  r.polled_by = t->linear;
   scheduler::yield(t, pc);  // a poll of a phase that has not completed: a spin-wait
   return false;
+}
+
+// Who arrived in a phase that has some of its arrivals and not all: the threads that did, and
+// where. The threads that init() counts and that never come are the deadlock's cause, most often
+// an arrival inside a condition that only some of them meet (`if (lane == 0)`).
+std::string arrivals_of_phase(const Block& b, const Barrier& r) {
+  if (r.pending == 0 || r.pending == r.expected) return "";
+  std::vector<unsigned> arrived;
+  std::vector<std::uintptr_t> places;
+  for (unsigned linear = 0; linear < r.by_thread.size(); ++linear) {
+    const Barrier::Use& use = r.by_thread[linear];
+    if (use.arrived != r.phase + 1) continue;
+    arrived.push_back(linear);
+    if (std::find(places.begin(), places.end(), use.arrived_at) == places.end()) places.push_back(use.arrived_at);
+  }
+  if (arrived.empty()) return "";
+  constexpr std::size_t kNamed = 4;
+  std::string who;
+  for (std::size_t i = 0; i < arrived.size() && i < kNamed; ++i)
+    who += (i ? ", " : "") + format_index(b.threads[arrived[i]].coords.thread_idx);
+  if (arrived.size() > kNamed) who += ", ...";
+  std::string where;
+  for (std::size_t i = 0; i < places.size() && i < 2; ++i) where += (i ? " and " : "") + barrier_names::place(places[i], "");
+  return " (" + std::to_string(arrived.size()) + (arrived.size() == 1 ? " thread" : " threads") + " arrived: " + who +
+         ", at " + where + "); the other " + std::to_string(r.pending) +
+         " arrivals that init() counts never came in this phase: every thread it counts arrives once per phase";
 }
 
 // A barrier that threads wait on, in words that hold no block index: its name, its phase, what
@@ -105,13 +132,19 @@ std::string state_of(const Block& b, std::uintptr_t address) {
       s += " (" + std::to_string(-r.transaction) + " bytes more than announced: a phase completes only when the "
            "transaction count is exactly zero, so the bytes announced must equal the bytes the copies deliver)";
   }
-  // Polled for the parity of a phase nothing has begun: the wait most likely names the wrong
-  // phase (the one before it, of the other parity, is the one that completed).
-  if (r.phase > 0 && r.waited_parity == (r.phase & 1u) && r.pending == r.expected && r.expected_bytes == 0 &&
-      r.arrived_bytes == 0)
-    s += "; its waiters poll for parity " + std::to_string(r.waited_parity) + ", the parity of this phase, which "
-         "no thread has begun: try_wait_parity(p) waits until the phase of parity p completes, and the phase that "
-         "completed last, phase " + std::to_string(r.phase - 1) + ", has parity " + std::to_string((r.phase - 1) & 1u);
+  s += arrivals_of_phase(b, r);
+  // A thread that waits once per phase needs, at its (w+1)th wait, phase w to complete. One that
+  // polls for the other parity is waiting for a phase it should not: the wait names the wrong
+  // parity. A poll for this thread's own next phase is the pipeline waiting, as it should, for
+  // something else that is stuck; it is not blamed.
+  if (r.waited_parity < 2 && r.polled_by < r.by_thread.size()) {
+    const std::uint64_t needed = r.by_thread[r.polled_by].waits;
+    if ((needed & 1u) != r.waited_parity)
+      s += "; thread " + format_index(b.threads[r.polled_by].coords.thread_idx) + " polls it for parity " +
+           std::to_string(r.waited_parity) + ", but it has seen " + std::to_string(needed) +
+           " of its phases complete, so the phase it needs is phase " + std::to_string(needed) + " (parity " +
+           std::to_string(needed & 1u) + "): try_wait_parity(p) waits until the phase of parity p completes";
+  }
   return s;
 }
 
@@ -233,6 +266,10 @@ std::vector<std::string> describe_waiting(const std::vector<Block*>& blocks, std
       it->blocks.push_back(b->index);
     }
   }
+  // A phase that some of its arrivals reached and others never will comes first: it is where the
+  // wait started; the barriers with no arrival wait on it.
+  std::stable_partition(states.begin(), states.end(),
+                        [](const State& s) { return s.words.find(" arrived: ") != std::string::npos; });
   std::vector<std::string> lines;
   for (std::size_t i = 0; i < states.size() && lines.size() < most; ++i) {
     const State& s = states[i];

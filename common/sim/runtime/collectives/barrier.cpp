@@ -246,6 +246,7 @@ void release(Block& b) {
     // Lanes that wait in coalesced_threads() for lanes that cannot come form their group now.
     if (warp::form_coalesced_groups(b)) return;
     if (warp::report_mismatched_collectives(b)) return;
+    if (warp::report_lanes_at_a_barrier(b)) return;
     if (tile_barrier::report_stuck(b)) return;
     report_stuck_block(b);
     return;

@@ -48,6 +48,11 @@ std::string lane_list(unsigned lanes) {
   return s;
 }
 
+// "lane 3" or "lanes 0, 1, 2": the lanes of a mask with the word that goes with their number.
+std::string lanes_named(unsigned lanes) {
+  return (__builtin_popcount(lanes) == 1 ? "lane " : "lanes ") + lane_list(lanes);
+}
+
 const char* name_of(const Group& g) { return g.name ? g.name : collective_name(g.kind); }
 
 // The fix of a collective that fewer lanes call than its mask names: the lanes the mask names
@@ -56,6 +61,15 @@ const char* name_of(const Group& g) { return g.name ? g.name : collective_name(g
 constexpr const char* kEveryLaneOfTheMask =
     "call it outside the condition, with every lane of the mask: let every lane the mask names make the call (the "
     "lanes that need its result can use it inside the condition)";
+
+// A collective whose mask names lanes that will never all make the call (they exited, wait
+// elsewhere, or call another one): reported with the fix, and the launch stops.
+void stop_for_mask(Block& b, Finding& f) {
+  f.details.push_back("the kernel was stopped; the launch reports cudaErrorLaunchFailure");
+  f.fix = kEveryLaneOfTheMask;
+  report(f);
+  scheduler::stop(b, cudaErrorLaunchFailure);
+}
 
 [[noreturn]] void mask_error(Thread* t, const char* name, Site site, const std::string& problem,
                              const char* fix = nullptr) {
@@ -289,10 +303,7 @@ bool report_mismatched_collectives(Block& b) {
         f.parties.push_back(party(name_of(h), t, locate(h.site)));
         f.details.push_back("the mask must name exactly the lanes that execute this call, and they must all call "
                             "the same intrinsic with the same mask");
-        f.details.push_back("the kernel was stopped; the launch reports cudaErrorLaunchFailure");
-        f.fix = kEveryLaneOfTheMask;
-        report(f);
-        scheduler::stop(b, cudaErrorLaunchFailure);
+        stop_for_mask(b, f);
         return true;
       }
   }
@@ -316,6 +327,33 @@ void begin_block(Block& b) {
   }
 }
 
+bool report_lanes_at_a_barrier(Block& b) {
+  for (unsigned w = 0; w < b.warps.size(); ++w)
+    for (const Group& g : b.warps[w].pending) {
+      const unsigned missing = g.mask & ~g.arrived & ~b.warps[w].exited;
+      if (!missing || !g.arrived) continue;
+      const Thread* at_barrier = nullptr;
+      for (unsigned lane = 0; lane < kWarpSize; ++lane)
+        if ((missing & (1u << lane)) && b.threads[w * kWarpSize + lane].waiting == Waiting::barrier) {
+          at_barrier = &b.threads[w * kWarpSize + lane];
+          break;
+        }
+      if (!at_barrier) continue;
+      Finding f;
+      f.kind = ReportKind::warp_mask;
+      f.headline = std::string("invalid ") + name_of(g) + ": " + lanes_named(missing) + " of its mask " +
+                   hex(g.mask) + " wait at a barrier instead of making the call";
+      f.parties.push_back(party(name_of(g), &b.threads[w * kWarpSize + __builtin_ctz(g.arrived)], locate(g.site)));
+      f.parties.push_back(party("barrier", at_barrier, locate(at_barrier->barrier.site)));
+      f.details.push_back(lanes_named(g.arrived) + " called it; " + lanes_named(missing) +
+                          " of its mask did not (a condition around the call let them pass it) and went on to the "
+                          "barrier, which waits for the lanes still in the call: neither can complete");
+      stop_for_mask(b, f);
+      return true;
+    }
+  return false;
+}
+
 void lane_exited(Thread& t) {
   Block& b = *t.block;
   Warp& w = b.warps[t.warp];
@@ -333,10 +371,7 @@ void lane_exited(Thread& t) {
                               locate(g.site)));
     f.details.push_back("lanes " + lane_list(g.arrived) + " called it; lanes " + lane_list(g.mask & ~g.arrived) +
                         " of its mask did not (a condition around the call, or an early return, let them pass it)");
-    f.details.push_back("the kernel was stopped; the launch reports cudaErrorLaunchFailure");
-    f.fix = kEveryLaneOfTheMask;
-    report(f);
-    scheduler::stop(b, cudaErrorLaunchFailure);
+    stop_for_mask(b, f);
     return;
   }
 }

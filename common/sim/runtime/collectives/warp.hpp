@@ -30,6 +30,11 @@ bool form_coalesced_groups(Block& b);
 // lanes (different masks or kinds), reports that and stops the launch; true when it did.
 bool report_mismatched_collectives(Block& b);
 
+// Where every thread of the block waits and a collective's lanes wait for lanes of its mask that
+// went past the call to a barrier (a call inside a condition), reports that as the mask's
+// misuse, with the fix, and stops the launch; true when it did.
+bool report_lanes_at_a_barrier(Block& b);
+
 // A lane that exits while others wait for it in a collective leaves them waiting forever:
 // reported, and the launch stops.
 void lane_exited(Thread& t);

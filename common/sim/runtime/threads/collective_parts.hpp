@@ -126,6 +126,7 @@ struct Barrier {
   bool waited = false;                // a thread found the current phase incomplete, for deadlock reports
   std::uintptr_t polled_at = 0;       // ... at this code address, the last time one did
   std::uint8_t waited_parity = 2;     // ... polling for this parity (2: with an arrival token)
+  std::uint32_t polled_by = 0;        // ... by this thread of the block (its linear index)
   // What the current phase's arrivals publish, per warp of the block, and what every phase
   // completed so far published (a waiter that sees a phase complete acquires it).
   std::array<std::uint32_t, kMaxThreadsPerBlock / kWarpSize> arriving{};

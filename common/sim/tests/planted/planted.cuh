@@ -113,6 +113,19 @@ int check_tile_sums(unsigned n, unsigned tile, Launch launch) {
   return compare(expected, out.to_host());
 }
 
+// The doubling programs: `launch(in, out)` runs a kernel that writes twice each element of
+// test_input(n) to out; kCorrect when every element is right.
+template <class Launch>
+int check_doubled(unsigned n, Launch launch) {
+  const std::vector<int> input = test_input(n);
+  const DeviceBuffer<int> in(input), out(n);
+  launch(in.get(), out.get());
+  if (!kernels_succeeded()) return kWrongResult;
+  std::vector<int> expected(n);
+  for (unsigned i = 0; i < n; ++i) expected[i] = 2 * input[i];
+  return compare(expected, out.to_host());
+}
+
 // The programs a time limit stops: never returns. It stores to `out` every turn (progress, so the
 // phase never ends, as a loop whose bound was read out of bounds may), and its volatile access to
 // `turn` gives the other threads a turn first.

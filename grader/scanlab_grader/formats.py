@@ -111,6 +111,24 @@ def _cost_by_findings(lab: LabResult, check: CheckResult) -> bool:
     return any(f.error and any(c is check for c in checks) for f, checks in lab.findings())
 
 
+def _skipped_barrier_between(f, skipped: list) -> object | None:
+    """A barrier that only some threads of the block reach (a barrier-divergence error's place)
+    and that lies between a race's two lines of one file: the barrier the program meant to order
+    the two accesses with, inside a branch that the racing thread skipped."""
+    if f.kind != "race" or len(f.places) < 2 or f.places[0].file != f.places[1].file:
+        return None
+    low, high = sorted((f.places[0].line, f.places[1].line))
+    return next((p for p in skipped if p.file == f.places[0].file and low < p.line < high), None)
+
+
+def _bytes_of(f) -> str:
+    """The variable or buffer and the byte a finding is about: its location, which a read of
+    bytes nothing wrote gives among its details."""
+    if f.location:
+        return f.location
+    return next((d[len("location: "):] for d in f.details if d.startswith("location: ")), "")
+
+
 def _findings_text(lab: LabResult) -> list[str]:
     """What the simulator found in the lab, each finding once, with the checks it cost."""
     found = lab.findings()
@@ -120,8 +138,17 @@ def _findings_text(lab: LabResult) -> list[str]:
     reproduce = ""
     told_fixes: dict[str, str] = {}  # a fix already given, and the kind of the finding it was given for
     error_places: dict[str, str] = {}  # the first place of each error told, and its kind
+    error_bytes: dict[str, str] = {}  # the bytes (variable or buffer and byte) of each error told, and its kind
+    skipped = [p for f, _ in found if f.kind == "barrier-divergence" and f.error for p in f.places]
     for f, checks in found:
         lines = f.lines()
+        # A race across a barrier that some threads skip: adding a barrier would not fix it,
+        # moving that one out of its branch does.
+        if (barrier := _skipped_barrier_between(f, skipped)) is not None:
+            lines = [line for line in lines if not line.startswith("  fix: ")]
+            lines.append(f"  the {barrier.role} at {barrier.where}, between these two lines, is reached by only some "
+                         "threads of the block (the [barrier-divergence] below), and the racing thread skipped it: "
+                         "move it out of the branch, to where every thread of the block reaches it")
         # Another consequence of a mistake already told: a finding with the same fix (a read
         # after a wait that ordered nothing is a race and an unwritten read at once), or a
         # warning at an error's own line (threads that exited before a barrier that only some
@@ -130,15 +157,27 @@ def _findings_text(lab: LabResult) -> list[str]:
         cause = told_fixes.get(f.fix) if f.fix else None
         if cause is None and not f.error and first is not None:
             cause = error_places.get(first)
+        # A read of bytes nothing wrote, where an error about the same bytes was told: the other
+        # roles of a pipeline read them too, after waits that the first mistake let through
+        # early. Most likely one cause; the student fixes the first and grades again.
+        same_bytes = None
+        if cause is None and f.kind == "uninitialized-read" and _bytes_of(f):
+            same_bytes = error_bytes.get(_bytes_of(f))
         if cause is not None:
             out.extend("  " + line for line in lines[:1 + min(1, len(f.places))])
             out.append(f"    the same cause as the [{cause}] above: its fix fixes this too")
+        elif same_bytes is not None:
+            out.extend("  " + line for line in lines[:1 + min(1, len(f.places))])
+            out.append(f"    the same bytes as the [{same_bytes}] above, read before anything wrote them: "
+                       "most likely the same cause; fix that one first, then grade again")
         else:
             out.extend("  " + line for line in lines)
             if f.fix:
                 told_fixes[f.fix] = f.kind
             if f.error and first is not None:
                 error_places.setdefault(first, f.kind)
+            if f.error and _bytes_of(f):
+                error_bytes.setdefault(_bytes_of(f), f.kind)
         failed = [c for c in checks if c.status == "fail"]
         seen = [c for c in checks if c.status != "fail"]
         if failed:

@@ -204,6 +204,53 @@ class FindingsTest(unittest.TestCase):
         self.assertIn("[uninitialized-read] read of 4 bytes", text)
         self.assertIn("[barrier-after-exit] threads had exited", text)
 
+    def test_an_unwritten_read_of_a_told_errors_bytes_points_to_it(self):
+        # A wait let through early: the race on the stage's bytes, then other roles' reads of the
+        # same bytes at lines of their own, each with the generic advice for garbage. They point
+        # to the race; an unwritten read of other bytes stays a finding of its own.
+        def unwritten(line, location):
+            return dict(RACE, kind="uninitialized-read", headline="read of 4 bytes of shared memory that nothing wrote",
+                        parties=[{"role": "read", "file": STAGED, "line": line, "block": [0, 0, 0], "thread": [63, 0, 0]}],
+                        location="", details=[f"location: {location}"], fix="write it (then __syncthreads()) before reading it")
+        elsewhere = f"shared variable 'shared_bytes' (declared at {STAGED}:112), byte 64 of 256"
+        suite = suite_with(TestOutcome("Lab02RaceFreedom.A", "fail", "failed", [],
+                                       findings=[RACE, unwritten(70, RACE["location"]), unwritten(80, RACE["location"]),
+                                                 unwritten(90, elsewhere)]))
+        result = evaluate_check(CHECK, suite, "lab02_tests", REPO)
+        text = formats.render(formats.Report("sim", "labs/", [LabResult(LAB, [result])]), "text")
+        self.assertEqual(text.count("the same bytes as the [race] above, read before anything wrote them"), 2, text)
+        self.assertEqual(text.count("write it (then __syncthreads()) before reading it"), 1, text)
+        self.assertIn("byte 64 of 256", text)
+
+    def test_a_race_across_a_barrier_some_threads_skip_is_told_to_move_that_barrier(self):
+        # A __syncthreads() inside `if (warp == 0)` between a write and a read: the other warps
+        # skip it and race, then wait at the next barrier. The race's fix is that barrier moved
+        # out of its branch, not another barrier; a race elsewhere keeps its own fix.
+        def race(write, read):
+            return dict(RACE, parties=[dict(RACE["parties"][0], line=write),
+                                       {"role": "read", "file": STAGED, "line": read, "block": [0, 0, 0],
+                                        "thread": [49, 0, 0]}])
+        divergence = dict(RACE, kind="barrier-divergence", headline="barrier divergence: the threads of block (0,0,0) "
+                          "wait at different barriers, so none can pass",
+                          parties=[{"role": "__syncthreads", "file": STAGED, "line": 184, "block": [0, 0, 0],
+                                    "thread": [0, 0, 0]},
+                                   {"role": "__syncthreads", "file": STAGED, "line": 187, "block": [0, 0, 0],
+                                    "thread": [32, 0, 0]}],
+                          location="", details=["keep barriers out of branches that depend on threadIdx"], fix="")
+        suite = suite_with(TestOutcome("Lab02RaceFreedom.A", "fail", "failed", [],
+                                       findings=[race(183, 186), divergence]))
+        result = evaluate_check(CHECK, suite, "lab02_tests", REPO)
+        text = formats.render(formats.Report("sim", "labs/", [LabResult(LAB, [result])]), "text")
+        self.assertIn("the __syncthreads at 02-kogge-stone/kogge_stone.cu:184, between these two lines, is reached by "
+                      "only some threads of the block", text)
+        self.assertNotIn("fix: these two lines race", text)
+        suite = suite_with(TestOutcome("Lab02RaceFreedom.A", "fail", "failed", [],
+                                       findings=[race(190, 195), divergence]))
+        result = evaluate_check(CHECK, suite, "lab02_tests", REPO)
+        text = formats.render(formats.Report("sim", "labs/", [LabResult(LAB, [result])]), "text")
+        self.assertIn("fix: these two lines race", text)
+        self.assertNotIn("between these two lines", text)
+
     def test_a_plain_read_at_a_polls_line_is_the_polls_finding(self):
         # One test's thread polled long enough to be taken for a poll; another test's read the
         # word a few times and met the store: the same mistake at the same line, one finding.

@@ -51,14 +51,8 @@ __global__ void chain(const double* in, unsigned long long* words, double* out) 
 }
 
 int main() {
-  std::vector<double> input(kThreads, 0.25);
-  const planted::DeviceBuffer<double> in(input);
-  const planted::DeviceBuffer<unsigned long long> words(2);
-  const planted::DeviceBuffer<double> out(1);
-  chain<<<2, kThreads>>>(in.get(), words.get(), out.get());
-  if (!planted::kernels_succeeded()) return planted::kWrongResult;
-  const double got = out.to_host()[0];
-  const double expected = 0.25 * kThreads + 0.5;
-  std::printf("block 1 took %g (expected %g)\n", got, expected);
-  return got == expected ? planted::kCorrect : planted::kWrongResult;
+  const planted::Taken total = planted::status_word_total(
+      kThreads, [](const double* in, unsigned long long* words, double* out) { chain<<<2, kThreads>>>(in, words, out); });
+  std::printf("block 1 took %g (expected %g)\n", total.got, total.expected);
+  return total.right ? planted::kCorrect : planted::kWrongResult;
 }

@@ -126,6 +126,27 @@ int check_doubled(unsigned n, Launch launch) {
   return compare(expected, out.to_host());
 }
 
+// The status-word programs: `launch(in, words, out)` runs a kernel of two blocks of `threads`
+// threads in which block 1 takes the total of block 0's input (`threads` times 0.25) from two
+// 64-bit status words and writes it plus 0.5 to out[0]. What it wrote and what it should be;
+// nothing is right after a failed kernel.
+struct Taken {
+  bool right;
+  double got, expected;
+};
+template <class Launch>
+Taken status_word_total(unsigned threads, Launch launch) {
+  const std::vector<double> input(threads, 0.25);
+  const DeviceBuffer<double> in(input);
+  const DeviceBuffer<unsigned long long> words(2);
+  const DeviceBuffer<double> out(1);
+  launch(in.get(), words.get(), out.get());
+  const double expected = 0.25 * threads + 0.5;
+  if (!kernels_succeeded()) return {false, 0.0, expected};
+  const double got = out.to_host()[0];
+  return {got == expected, got, expected};
+}
+
 // The programs a time limit stops: never returns. It stores to `out` every turn (progress, so the
 // phase never ends, as a loop whose bound was read out of bounds may), and its volatile access to
 // `turn` gives the other threads a turn first.

@@ -12,6 +12,8 @@
 //                         2^16 ... 2^30, int32, float32, int64, double
 //   lab10_tuning quick    the tuned policy at 2^24, 2^28 and 2^30 (int32), 2^28 (float32) and
 //                         2^24 and 2^28 (double): one variant of the lab's file against another
+//   lab10_tuning blocks   rings for two blocks per SM beside the tuned one, at 2^28 (int32, double)
+//   lab10_tuning backoff  the tuned ring with sleeps of 50 to 800 ns between the look-back's polls
 //   lab10_tuning sweep    rings of several depths and tile sizes at 2^24, 2^28 and 2^30 (int32)
 //                         and at 2^24 and 2^28 (double); built with -DLAB10_TUNING_SWEEP=4 (or 8),
 //                         the 4-byte (or 8-byte) half alone, which halves the build (0: no sweep,
@@ -71,8 +73,11 @@ void compare(GpuTimer& timer, std::size_t n) {
         } else {
             using Policy = typename Tag::type;
             const std::size_t shared = sizeof(lab10::PipelineStorage<Policy, T>);
-            std::snprintf(name, sizeof name, "lab 10 <%u/%u x %u, %u st, %zu KB>", Policy::kScanWarps, Policy::kReduceWarps,
-                          Policy::kItemsPerThread, Policy::kStages, shared / 1024);
+            char blocks[16] = "", sleep[24] = "";  // shown where they are not the tuned ring's
+            if (Policy::kBlocksPerSm > 1) std::snprintf(blocks, sizeof blocks, ", %u/SM", Policy::kBlocksPerSm);
+            if (Policy::kBackoffNs > 0) std::snprintf(sleep, sizeof sleep, ", sleep %u ns", Policy::kBackoffNs);
+            std::snprintf(name, sizeof name, "lab 10 <%u/%u x %u, %u st, %zu KB%s%s>", Policy::kScanWarps, Policy::kReduceWarps,
+                          Policy::kItemsPerThread, Policy::kStages, shared / 1024, blocks, sleep);
             if (shared > shared_memory_limit()) {
                 std::printf("%-8s %-45s skipped: %zu bytes of shared memory, a block may take %zu\n", type_name<T>(), name,
                             shared, shared_memory_limit());
@@ -90,8 +95,12 @@ void compare(GpuTimer& timer, std::size_t n) {
 }
 
 //                                         scan, reduce, items, stages, blocks/SM, min tiles, back-off
-template <unsigned S, unsigned R, unsigned I, unsigned St>
-using P = PolicyTag<lab10::PipelinePolicy<S, R, I, St, 1, 0, 0>>;
+template <unsigned S, unsigned R, unsigned I, unsigned St, unsigned B = 1>
+using P = PolicyTag<lab10::PipelinePolicy<S, R, I, St, B, 0, 0>>;
+
+// The tuned ring with another back-off between the look-back's polls (ns).
+template <class T, unsigned BackoffNs>
+using Backoff = PolicyTag<lab10::PipelinePolicy<8, 4, sizeof(T) <= 4 ? 31 : 15, 7, 1, 0, BackoffNs>>;
 
 template <class T>
 void rows(GpuTimer& timer) {
@@ -116,6 +125,16 @@ int main(int argc, char** argv) {
         for (const unsigned log2_n : {24u, 28u, 30u}) compare<int, TunedTag>(timer, std::size_t{1} << log2_n);
         compare<float, TunedTag>(timer, std::size_t{1} << 28);
         for (const unsigned log2_n : {24u, 28u}) compare<double, TunedTag>(timer, std::size_t{1} << log2_n);
+    } else if (what == "blocks") {
+        compare<int, TunedTag, P<8, 4, 31, 3, 2>, P<8, 4, 27, 3, 2>, P<8, 4, 23, 4, 2>>(timer, std::size_t{1} << 28);
+        compare<double, TunedTag, P<8, 4, 15, 3, 2>, P<8, 4, 11, 4, 2>>(timer, std::size_t{1} << 28);
+    } else if (what == "backoff") {
+        for (const unsigned log2_n : {24u, 28u}) {
+            compare<int, TunedTag, Backoff<int, 50>, Backoff<int, 100>, Backoff<int, 200>, Backoff<int, 400>, Backoff<int, 800>>(
+                timer, std::size_t{1} << log2_n);
+        }
+        compare<double, TunedTag, Backoff<double, 100>, Backoff<double, 200>, Backoff<double, 400>, Backoff<double, 800>>(
+            timer, std::size_t{1} << 28);
     } else if (what == "sweep") {
 #if !defined(LAB10_TUNING_SWEEP) || LAB10_TUNING_SWEEP == 4
         for (const unsigned log2_n : {24u, 28u, 30u}) {
@@ -128,7 +147,7 @@ int main(int argc, char** argv) {
         }
 #endif
     } else {
-        std::fprintf(stderr, "usage: %s rows|quick|sweep\n", argv[0]);
+        std::fprintf(stderr, "usage: %s rows|quick|blocks|backoff|sweep\n", argv[0]);
         return 2;
     }
     return 0;

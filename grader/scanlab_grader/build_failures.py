@@ -77,8 +77,12 @@ _ADVICE = {
     "cpu": "a file this size compiles in seconds; look for a recursive template, a constexpr computation that "
            "runs long (many static_asserts near the compiler's limit) or an included device file",
     "wall": "look for an #include of a device or special file, which a compiler reads without end",
+    "waiting": "an #include of a pipe, a terminal or a device (/dev/stdin, /dev/stderr, /proc/self/fd/N, "
+               "/dev/ptmx) waits for input that never comes; include files only",
     "output": "the first messages are below; a template that instantiates itself prints without end",
     "processes": "a lab's build starts a few",
+    "file": "an initialized array of that size (or an asm .space or .incbin) makes an object file as large; "
+            "a lab's data lives in the buffers its caller passes",
 }
 
 
@@ -91,14 +95,16 @@ def stopped_build(hit: build_limits.LimitHit, output: str, lab_files: list[str],
     program = hit.program or "the build"
     who = ("the compiler" if program in _COMPILERS or program.startswith("cc1") else
            "the linker" if program in _LINKERS else
+           "the assembler" if program in ("as", "x86_64-linux-gnu-as") else
            "the simulator's rewriter" if program.startswith("python") else f"the build's {program}")
     compiled = Path(hit.file).name if hit.file else ""
     kit_file = bool(hit.file) and any(Path(os.path.abspath(hit.file)).is_relative_to(repo / part)
                                       for part in ("common", "grader/harness"))
     shown = compiled if compiled in lab_files or kit_file else (", ".join(lab_files) or compiled or "the lab")
     verb = {"memory": f"used more than {hit.amount}", "cpu": f"used more than {hit.amount}",
-            "wall": f"ran for more than {hit.amount}", "output": f"printed more than {hit.amount}",
-            "processes": f"started more than {hit.amount}"}.get(hit.limit, f"crossed a limit of {hit.amount}")
+            "wall": f"ran for more than {hit.amount}", "waiting": f"waited {hit.amount}, doing nothing,",
+            "output": f"printed more than {hit.amount}",
+            "processes": f"started more than {hit.amount}", "file": f"wrote more than {hit.amount}"}.get(hit.limit, f"crossed a limit of {hit.amount}")
     what = f"{who} {verb} {'linking' if who == 'the linker' else 'compiling'} {shown}"
     if kit_file:
         return (f"not your code: {what}, a file of the kit; the build limits "

@@ -49,7 +49,9 @@ def lab_files(repo: Path, lab: Lab) -> list[str]:
 def submission_root(path: Path) -> Path:
     """A whole student repository is graded through its labs/ folder."""
     has_labs_here = any(_LAB_FOLDER.fullmatch(p.name) for p in path.iterdir() if p.is_dir())
-    if not has_labs_here and (path / "labs").is_dir():
+    # A labs/ that is a symbolic link could name any folder of the grading machine (the kit's
+    # solutions/): only the submission's own folders are taken.
+    if not has_labs_here and (path / "labs").is_dir() and not (path / "labs").is_symlink():
         return path / "labs"
     return path
 
@@ -101,8 +103,14 @@ def stage(repo: Path, submission: Path, labs: list[Lab], dest: Path) -> dict[str
         flat = not source_dir.exists() and names and any(os.path.lexists(submission / n) for n in names)
         if flat:
             source_dir = submission  # the lab's files uploaded on their own
-        if not source_dir.is_dir() or source_dir.is_symlink():
+        outside = source_dir.is_dir() and not source_dir.resolve().is_relative_to(submission.resolve())
+        if not source_dir.is_dir() or source_dir.is_symlink() or outside:
             info.missing = names
+            linked = source_dir if source_dir.is_symlink() or outside else \
+                submission / "labs" if (submission / "labs").is_symlink() else None
+            if linked is not None:
+                info.notes.append(f"{linked.relative_to(submission)}/ was not graded: it is a symbolic link (only "
+                                  f"the submission's own folders and regular files are graded)")
             if target_dir.exists():
                 shutil.rmtree(target_dir)
             continue

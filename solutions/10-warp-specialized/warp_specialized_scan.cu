@@ -130,9 +130,11 @@ struct PipelinePolicy {
 // The look-back warp is (lab10_tuning quick, each variant beside the reference in one run): left
 // out (a wrong result, timed alone) 96.7% (int32) and 97.1% (double); each look-back started as
 // soon as its tile has a ticket instead of once it is reduced, 87.7% and 92.5%; polling 4 tiles
-// per lane (128 a round), 81.7% and 86.4%. That warp serves its block's tiles one after another,
-// each after rounds of polls through L2, and at the copy's speed a tile may take 2.0 us per
-// block on the H200 (2.8 on the H100): reports/METHOD.md.
+// per lane (128 a round), 81.7% and 86.4%. At the copy's speed a tile may take 2.0 us per block
+// on the H200 (2.8 on the H100), and the scan takes 2.3. More look-backs in flight per SM were
+// slower: two look-back warps taking the block's tiles in turn 83.0% and 88.6%; two blocks per SM
+// with half rings 76 to 82% (int32); a sleep of 50 to 800 ns between polls changed nothing
+// (reports/METHOD.md).
 // The ring is as deep as the shared memory a block may take allows, a property of the device
 // read at run time (tuned_ring below), not its name: 7 stages where a block may take 227 KB
 // (sm_90, the H100 and the H200), 3 where it may take 99 KB (not measured: no such GPU here). The

@@ -133,7 +133,7 @@ struct PipelinePolicy {
 // per lane (128 a round), 81.7% and 86.4%. At the copy's speed a tile may take 2.0 us per block
 // on the H200 (2.8 on the H100), and the scan takes 2.3. More look-backs in flight per SM were
 // slower: two look-back warps taking the block's tiles in turn 83.0% and 88.6%; two blocks per SM
-// with half rings 76 to 82% (int32); a sleep of 50 to 800 ns between polls changed nothing
+// with half rings 73 to 82% (int32); a sleep of 50 to 800 ns between polls changed nothing
 // (reports/METHOD.md).
 // The ring is as deep as the shared memory a block may take allows, a property of the device
 // read at run time (tuned_ring below), not its name: 7 stages where a block may take 227 KB

@@ -393,7 +393,19 @@ class CallSitesTest(unittest.TestCase):
                                                              findings.Place("write", "02-lab/student.cpp", 6)])
         [attributed] = call_sites.attribute([race], self.sites)
         self.assertEqual([p.where for p in attributed.called_from], ["02-lab/student.cpp:7"])
-        self.assertIn("called from your code at 02-lab/student.cpp:7", "\n".join(attributed.lines()))
+        text = "\n".join(attributed.lines())
+        self.assertIn("  read:  02-lab/student.cpp:7\n", text)
+        self.assertIn("through the kit's code at common/op.hpp:3", text)
+        self.assertNotIn("read:  common/op.hpp", text)
+        self.assertIn("02-lab/student.cpp:7 (read, through common/op.hpp:3)", attributed.brief())
+
+    def test_a_finding_reached_from_two_of_the_students_lines_names_both(self):
+        race = findings.Finding("race", True, "data race", [findings.Place("read", "common/op.hpp", 3)],
+                                called_from=[findings.Place("called from", "02-lab/student.cpp", 7),
+                                             findings.Place("called from", "02-lab/student.cpp", 9)])
+        text = "\n".join(race.lines())
+        self.assertIn("  read: common/op.hpp:3\n", text)
+        self.assertIn("called from your code at 02-lab/student.cpp:7, 02-lab/student.cpp:9", text)
 
 
 if __name__ == "__main__":

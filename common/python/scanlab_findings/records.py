@@ -106,6 +106,11 @@ class Finding:
         folders = {p.file.split("/", 1)[0] for p in self.called_from}
         return bool(folders) and place.file.split("/", 1)[0] not in folders
 
+    def the_students_line(self) -> Place | None:
+        """The one line of the student's file through which the finding's places in other code
+        were reached, or None where there is none or more than one."""
+        return self.called_from[0] if len(self.called_from) == 1 else None
+
     @property
     def key(self) -> tuple:
         """Once per place: the same kind at the same lines of the student's file is one finding
@@ -128,8 +133,12 @@ class Finding:
 
     def brief(self) -> str:
         """One line: '[race] data race ... at 02-kogge-stone/kogge_stone.cu:57 (write), ...'."""
-        where = ", ".join([f"{p.where} ({p.role})" for p in self.places] +
-                          [f"{p.where} (calling kit code)" for p in self.called_from])
+        if (caller := self.the_students_line()) is not None:
+            where = ", ".join(f"{caller.where} ({p.role}, through {p.where})" if self.reached_from_the_students_line(p)
+                              else f"{p.where} ({p.role})" for p in self.places)
+        else:
+            where = ", ".join([f"{p.where} ({p.role})" for p in self.places] +
+                              [f"{p.where} (calling kit code)" for p in self.called_from])
         return f"[{self.kind}] {self.headline}" + (f" at {where}" if where else "")
 
     def lines(self) -> list[str]:
@@ -137,16 +146,23 @@ class Finding:
         times = f" (reported {self.count} times)" if self.count > 1 else ""
         out = [f"[{self.kind}] {self.headline}{times}"]
         width = max([len(p.role) for p in self.places] + [0])
+        caller = self.the_students_line()
         for p in self.places:
-            text = f"  {p.role + ':':<{width + 1}} {p.where}"
+            # The student's line first: where one line of theirs led into the kit's code (or an
+            # earlier lab's), that line is the place, and the line it reached comes after it.
+            through = caller is not None and self.reached_from_the_students_line(p)
+            text = f"  {p.role + ':':<{width + 1}} {caller.where if through else p.where}"
             if p.thread:
                 text += f"  {p.thread}"
             if p.file.startswith(GRADERS_FILES):
                 text += f"  ({GRADERS_LINE})"
             out.append(text)
-            if self.reached_from_the_students_line(p):
-                out.append("  " + " " * (width + 2) + "called from your code at "
-                           + ", ".join(c.where for c in self.called_from))
+            indent = "  " + " " * (width + 2)
+            if through:
+                whose = "the kit's code" if p.file.startswith("common/") else "the code your file includes"
+                out.append(f"{indent}through {whose} at {p.where}")
+            elif self.reached_from_the_students_line(p):
+                out.append(indent + "called from your code at " + ", ".join(c.where for c in self.called_from))
         if self.location:
             out.append(f"  location: {self.location}")
         out.extend("  " + d for d in self.details)

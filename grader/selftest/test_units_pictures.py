@@ -89,6 +89,21 @@ class LayoutTest(unittest.TestCase):
         self.assertNotIn((3, 4, 55), {(m.cell, m.thread, m.line) for m in d.marks})
         self.assertEqual(len(d.marks) + len(d.racing), 14)
 
+    def test_a_line_of_kit_code_is_named_after_the_students_line_that_led_to_it(self):
+        p = picture()
+        kit = "common/include/scanlab/operators.hpp"
+        for a in p["accesses"] + p["racing"]:
+            if a["line"] == 55:
+                a["file"], a["line"] = kit, 21
+        d = drawing.layout(p, callers={(kit, 21): 55})
+        self.assertEqual(d.racing[0]["label"], "read by thread 4 at line 55, through line 21 of operators.hpp")
+        self.assertEqual(d.racing[1]["label"], "write by thread 3 at line 57")
+        head = next(c["head"] for c in d.columns if c["interval"] == 5 and c["file"] == kit)
+        self.assertEqual(head, ["line 55", "through operators.hpp:21"])
+        # Where the finding does not know the student's line, the kit's line alone.
+        unknown = drawing.layout(p)
+        self.assertEqual(unknown.racing[0]["label"], "read by thread 4 at line 21 of operators.hpp")
+
     def test_the_earlier_line_comes_first_whatever_ran_first(self):
         p = picture()
         p["accesses"].reverse()  # the writes' line ran first in this interval

@@ -413,23 +413,27 @@ def _line_key(access: dict) -> tuple:
 
 
 def _line_name(file: str, line: int, lab_file: str, callers: dict) -> str:
-    """A line as the picture names it: 'line 56' in the student's file; a kit file's line with the
-    student's line that called it, where the finding knows it ('operators.hpp:21, called from
-    line 54')."""
+    """A line as the picture names it: 'line 56' in the student's file; a kit file's line after the
+    student's line that led to it, where the finding knows it ('line 54', then 'through
+    operators.hpp:21')."""
     if not line:
         return "(no access)"
     if not file or file == lab_file:
         return f"line {line}"
     called = callers.get((file, line))
-    return f"{Path(file).name}\nline {line}" + (f", called from line {called}" if called else "")
+    if called:
+        return f"line {called}\nthrough {Path(file).name}:{line}"
+    return f"{Path(file).name}\nline {line}"
 
 
 def _racing_place(file: str, line: int, lab_file: str, callers: dict) -> str:
-    """'line 56', or 'line 21 of operators.hpp, called from line 54' for a line of kit code."""
+    """'line 56', or 'line 54, through line 21 of operators.hpp' for a line of kit code that the
+    student's line 54 led to ('line 21 of operators.hpp' where the finding does not know it)."""
     if not file or file == lab_file:
         return f"line {line}"
     called = callers.get((file, line))
-    return f"line {line} of {Path(file).name}" + (f", called from line {called}" if called else "")
+    kit_line = f"line {line} of {Path(file).name}"
+    return f"line {called}, through {kit_line}" if called else kit_line
 
 
 def layout(picture: dict, callers: dict | None = None) -> Drawing:

@@ -66,8 +66,26 @@ def build_with_retry(tree: BuildTree, target: str) -> tuple[BuildResult, list[st
         return again, [f"not your code: {why} while this lab was built; it was built again, and graded "
                        f"as that build came out"], None
     if (why_again := compiler_killed(again.output)) is not None:
+        if _crashed(why) and _crashed(why_again):
+            # The same crash twice on the same files: the compiler's own fault, but one that this
+            # lab's code sets off (a macro that expands a billion times), as a test program's second
+            # SIGSEGV is charged to the student. Only a kill from outside (SIGKILL, SIGTERM) twice
+            # leaves the lab not graded.
+            return again, [f"{why}, and again when it was built once more: a compiler that crashes on the "
+                           f"same files twice crashes on something in them; simplify what the first error "
+                           f"names"], None
         return again, [], f"not your code: {why}, and again when it was built once more ({why_again})"
     return again, [f"not your code: {why} while this lab was built; it was built again"], None
+
+
+_FROM_OUTSIDE = (1, 2, 9, 15)  # hang-up, interrupt, SIGKILL (the out-of-memory killer), SIGTERM
+
+
+def _crashed(why: str) -> bool:
+    """Whether compiler_killed's words name a crash of the compiler itself (SIGSEGV, SIGBUS,
+    SIGABRT, SIGILL) rather than a signal sent from outside."""
+    m = re.search(r"signal (\d+)", why)
+    return m is not None and int(m.group(1)) not in _FROM_OUTSIDE
 
 
 _COMPILERS = ("cc1plus", "cc1", "cicc", "cudafe++", "ptxas", "nvcc", "gcc", "g++", "c++", "clang", "clang++", "fatbinary")

@@ -39,6 +39,7 @@ FORBIDDEN_SYMBOLS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ("process escape",
      "lab code runs inside the test program and may not end, leave, replace or signal it",
      re.compile(r"(exit|_exit|_Exit|quick_exit|at_quick_exit|atexit|fork|vfork|clone3?|"
+                r"_Fork|__fork|__libc_fork|__vfork|__clone2?|__clone3|execveat|__execve|"
                 r"execl|execle|execlp|execv|execve|execvp|execvpe|fexecve|posix_spawnp?|"
                 r"kill|killpg|tgkill|tkill|system|popen|dlopen|dlmopen|dlsym|dlvsym|setsid|setpgid|"
                 r"ptrace|prctl|signal|sigaction|sigprocmask|pthread_sigmask|setrlimit|prlimit(64)?|"

@@ -17,6 +17,18 @@ Attacks, each with its expected outcome:
   just under the compiler's constexpr operation limit (more than the CPU limit); each is a
   compile error in words, graded once, within 2 minutes; lab 05 includes its own reference by
   its path in the kit and /etc/hostname (refused by the file system: "reads outside the lab");
+  lab 06 includes /dev/stderr, a pipe that nothing writes (the build waited, doing nothing: the
+  waiting limit, set to 5 s here); lab 07 probes its reference with __has_include and includes
+  it through /proc/1/root (the box's own root: not found, and the grade goes on); lab 08 embeds
+  /etc/hostname with an assembler `.incbin` written through a macro, out of the rewriter's sight
+  (refused by the file system: "reads outside the lab"); lab 01's static initializer reads lab
+  02's reference and /etc/hostname by __open_2 and read, __openat_2 and pread, and mmap, calls
+  the screen lets through, and aborts if it got a byte of them or did not get one of a kit header
+  (so lab 01's full marks say the routes work and the files were hidden);
+- a submission whose labs/ is a symbolic link to the kit's solutions/: not taken (lab 02 is
+  missing, with a note), never the reference's marks;
+- the C library's other ways to start a process (_Fork, __fork, __clone, execveat, ...), which
+  a fork bomb in a static initializer would call: each a process escape to the symbol screen;
 - includes through build trees: the same folder graded again, `01 02`, with a lab 02 that
   includes the rewritten copy of lab 02's reference that lab 03's build left in the
   submission's own build tree: not found (the other labs' folders of the tree are empty in
@@ -27,7 +39,7 @@ the build limits are checked all the same; the reads are not hidden there, and t
 so instead of checking them.
 
 The CPU limit is set to 15 s for this test (SCANLAB_BUILD_CPU_S) so that the constexpr bomb
-costs 15 s, not a minute.
+costs 15 s, not a minute, and the waiting limit to 5 s (SCANLAB_BUILD_WAITING_S).
 
 Usage: check_isolation.py --work-dir DIR [--jobs N]"""
 
@@ -47,9 +59,10 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 sys.path[:0] = [str(HERE.parent), str(REPO / "common" / "python")]
 
-from scanlab_grader import sandbox  # noqa: E402
+from scanlab_grader import sandbox, symbol_screen  # noqa: E402
 
 CPU_S = "15"
+WAITING_S = "5"
 BOMB_SECONDS = 120  # what one bomb may cost, its lab graded to the end
 
 # Lab 02's view must hide these, lab 01's reference and the header must be read by every route.
@@ -63,6 +76,54 @@ static_assert(Doubling<40, int>::size > 0, "grows");
 """
 SPIN = ("\nconstexpr unsigned spin(unsigned n) { unsigned s = 0; for (unsigned i = 0; i < n; ++i) "
         "for (unsigned j = 0; j < 1000; ++j) s += i ^ j; return s; }\n")
+
+
+WAITS_FOR_EVER = '\n#include "/dev/stderr"\n'  # the compiler's own output pipe, opened for reading
+# __asm__ spelt through a macro: the simulator's rewriter, which refuses asm, never sees the word.
+INCBIN = ('\n#define SCANLAB_PASTE(a, b) a##b\nSCANLAB_PASTE(__as, m__)(".pushsection .rodata\\n'
+          '.incbin \\"/etc/hostname\\"\\n.popsection");\n')
+
+
+def probing(reference_path: Path) -> str:
+    return (f'\n#if __has_include("{reference_path}")\n#error the reference is in view\n#endif\n'
+            f'#include "/proc/1/root{reference_path}"\n')
+
+
+def reads_at_run_time(hidden: list[Path], shown: Path) -> str:
+    """A static initializer of lab code that reads by calls the screen lets through, and aborts
+    when it read a byte of a `hidden` file or none of `shown`."""
+    paths = ", ".join(f'"{p}"' for p in hidden)
+    return f"""
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <cstdlib>
+#include <initializer_list>
+extern "C" int __open_2(const char*, int);
+extern "C" int __openat_2(int, const char*, int);
+namespace {{
+bool any_byte(const char* path) {{
+  char byte = 0;
+  bool got = false;
+  int fd = __open_2(path, O_RDONLY);
+  if (fd >= 0) got = read(fd, &byte, 1) == 1 || got;
+  int at = __openat_2(AT_FDCWD, path, O_RDONLY);
+  if (at >= 0) got = pread(at, &byte, 1, 0) == 1 || got;
+  if (fd >= 0) {{
+    void* p = mmap(nullptr, 1, PROT_READ, MAP_PRIVATE, fd, 0);
+    got = (p != MAP_FAILED && static_cast<const char*>(p)[0] != 0) || got;
+  }}
+  return got;
+}}
+struct ReadsAtStart {{
+  ReadsAtStart() {{
+    for (const char* path : {{{paths}}})
+      if (any_byte(path)) std::abort();
+    if (!any_byte("{shown}")) std::abort();
+  }}
+}} reads_at_start;
+}}  // namespace
+"""
 
 
 def constexpr_bomb() -> str:
@@ -100,10 +161,10 @@ def leftovers(work: Path) -> list[str]:
 
 
 def grade(work: Path, submission: Path, labs: list[str], jobs: str, problems: list[str]) -> dict:
-    env = dict(os.environ, SCANLAB_BUILD_CPU_S=CPU_S)
+    env = dict(os.environ, SCANLAB_BUILD_CPU_S=CPU_S, SCANLAB_BUILD_WAITING_S=WAITING_S)
     cmd = [str(HERE.parent / "grade"), "--submission", str(submission), "--format", "json", "--build-root",
            str(work / "grade"), "--jobs", jobs, "--timeout", "60", *labs]
-    print("$ SCANLAB_BUILD_CPU_S=" + CPU_S, " ".join(cmd), flush=True)
+    print(f"$ SCANLAB_BUILD_CPU_S={CPU_S} SCANLAB_BUILD_WAITING_S={WAITING_S}", " ".join(cmd), flush=True)
     started = time.monotonic()
     proc = subprocess.run(cmd, stdout=subprocess.PIPE, text=True, env=env)
     seconds = time.monotonic() - started
@@ -116,7 +177,8 @@ def grade(work: Path, submission: Path, labs: list[str], jobs: str, problems: li
     except json.JSONDecodeError:
         problems.append(f"grade {' '.join(labs)} printed no JSON report (exit status {proc.returncode})")
         return {}
-    bombs = sum(1 for lab in doc["labs"] if any("used more than" in c["reason"] for c in lab["checks"]))
+    bombs = sum(1 for lab in doc["labs"] if any(w in c["reason"] for c in lab["checks"]
+                                                for w in ("used more than", "doing nothing")))
     if seconds > 60 + BOMB_SECONDS * max(1, bombs):
         problems.append(f"grade {' '.join(labs)} took {seconds:.0f} s: a bomb's lab must end within "
                         f"{BOMB_SECONDS} s")
@@ -143,6 +205,13 @@ def expect_compile_error(labs: dict, number: str, says: str, problems: list[str]
         got = wrong[0] if wrong else {"status": "-", "kind": "-", "reason": "no checks"}
         problems.append(f"lab {number}: expected every check to fail as {kind} saying '{says}', got "
                         f"{got['status']} {got['kind']}: {got['reason']}")
+
+
+def expect_not_said(labs: dict, number: str, text: str, problems: list[str]) -> None:
+    said = [c["id"] for c in labs.get(number, {}).get("checks", [])
+            if text in " ".join([c["reason"], *c.get("details", [])])]
+    if said:
+        problems.append(f"lab {number}: '{text}' ({said[0]})")
 
 
 def check_reads(work: Path, box: sandbox.Sandbox, problems: list[str]) -> None:
@@ -216,22 +285,34 @@ def main() -> int:
         print("run time: reads are not hidden in this box (only the namespace box has a view); not checked")
 
     submission = work / "submission"
-    write_lab(submission, "01-sequential", "")
+    write_lab(submission, "01-sequential", reads_at_run_time(
+        [REPO / "solutions" / "02-kogge-stone" / reference("02-kogge-stone")[0], Path("/etc/hostname")],
+        REPO / "common" / "include" / "scanlab" / "cuda_check.hpp") if namespaces else "")
     write_lab(submission, "02-kogge-stone", DEVICE_FILE)
     write_lab(submission, "03-exclusive-scan", DOUBLING)
     write_lab(submission, "04-brent-kung", constexpr_bomb())
     own_reference = REPO / "solutions" / "05-three-phase" / reference("05-three-phase")[0]
     write_lab(submission, "05-three-phase", f'\n#include "{own_reference}"\n#include "/etc/hostname"\n')
-    labs = grade(work, submission, ["01", "02", "03", "04", "05"], args.jobs, problems)
+    write_lab(submission, "06-hierarchical", WAITS_FOR_EVER)
+    write_lab(submission, "07-single-pass",
+              probing(REPO / "solutions" / "07-single-pass" / reference("07-single-pass")[0]))
+    write_lab(submission, "08-binary-scans", INCBIN)
+    labs = grade(work, submission, ["01", "02", "03", "04", "05", "06", "07", "08"], args.jobs, problems)
     if labs:
         expect_full_marks(labs, "01", problems)
         expect_compile_error(labs, "02", "the compiler used more than 1 GiB compiling kogge_stone.cu", problems)
         expect_compile_error(labs, "03", "the compiler used more than 1 GiB compiling exclusive_scan.cu", problems)
         expect_compile_error(labs, "04", f"the compiler used more than {CPU_S} s of CPU compiling brent_kung.cu",
                              problems)
+        expect_compile_error(labs, "06", f"the compiler waited {WAITING_S} s, doing nothing, compiling "
+                             "hierarchical_scan.cu", problems)
         if namespaces:
             expect_compile_error(labs, "05", "reads outside the lab: lab code reads solutions/05-three-phase/",
                                  problems, kind="forbidden")
+            expect_compile_error(labs, "07", "/proc/1/root", problems)
+            expect_not_said(labs, "07", "the reference is in view", problems)
+            expect_compile_error(labs, "08", "reads outside the lab: lab code reads /etc/hostname", problems,
+                                 kind="forbidden")
 
     # Lab 03's build rewrote lab 02's reference (the earlier lab it builds on) into its own
     # folder of the submission's build tree: the next grade's lab 02 must not reach it.
@@ -247,6 +328,27 @@ def main() -> int:
         if labs:
             expect_full_marks(labs, "01", problems)
             expect_compile_error(labs, "02", "No such file or directory", problems)
+    # The C library's other doors to a new process, which a fork bomb in a static initializer
+    # would use: refused by the screen like fork (no lab's build needed to see it).
+    escapes = ["_Fork", "__fork", "__libc_fork", "__vfork", "__clone", "execveat"]
+    let_through = sorted(set(escapes) - {f.what for f in symbol_screen.forbidden_among(escapes)})
+    print(f"screen: {', '.join(escapes)}: " + ("each a process escape" if not let_through else
+                                                  "let through: " + ", ".join(let_through)))
+    if let_through:
+        problems.append("the symbol screen lets lab code call " + ", ".join(let_through))
+
+    # A student repository whose labs/ is a symbolic link to the kit's solutions/.
+    linked = work / "linked-submission"
+    linked.mkdir()
+    (linked / "labs").symlink_to(REPO / "solutions")
+    labs = grade(work, linked, ["02"], args.jobs, problems)
+    if labs:
+        lab = labs.get("02", {})
+        taken = [c for c in lab.get("checks", []) if c["status"] == "pass"]
+        print(f"lab 02 through a linked labs/: {len(taken)} checks passed; notes: {lab.get('notes', [])}")
+        if taken or not any("symbolic link" in n for n in lab.get("notes", [])):
+            problems.append("a submission whose labs/ links to the kit's solutions/ was taken: "
+                            f"{len(taken)} checks of lab 02 passed, notes {lab.get('notes', [])}")
     if problems:
         print("\nFAIL:\n" + "\n".join(problems))
         return 1

@@ -27,6 +27,8 @@ Attacks, each with its expected outcome:
   (so lab 01's full marks say the routes work and the files were hidden);
 - a submission whose labs/ is a symbolic link to the kit's solutions/: not taken (lab 02 is
   missing, with a note), never the reference's marks;
+- a hidden check's test file (in a kit of its own: this one has none) is empty to a test
+  program and to a build that imports a prebuilt tree;
 - the C library's other ways to start a process (_Fork, __fork, __clone, execveat, ...), which
   a fork bomb in a static initializer would call: each a process escape to the symbol screen;
 - includes through build trees: the same folder graded again, `01 02`, with a lab 02 that
@@ -267,6 +269,29 @@ def check_reads(work: Path, box: sandbox.Sandbox, problems: list[str]) -> None:
     sandbox.grading(None)
 
 
+def check_hidden_tests(work: Path, box: sandbox.Sandbox, problems: list[str]) -> None:
+    """A hidden check's test file, in a kit of its own (the kit has none): empty to a test
+    program, and to a build that imports a prebuilt tree."""
+    kit = work / "kit-with-a-hidden-check"
+    hidden = kit / "grader" / "labs" / "02-kogge-stone" / "hidden_large_inputs_test.cpp"
+    hidden.parent.mkdir(parents=True)
+    hidden.write_text("the hidden check's inputs\n")
+    for building in (False, True):
+        sandbox.grading(sandbox.Scope(kit, "02-kogge-stone", None, None, REPO / "build", ()))
+        with tempfile.TemporaryFile() as out:
+            run = box.spawn(["/bin/cat", str(hidden)], cwd=Path("/"), env={"PATH": "/usr/bin"}, stdout=out,
+                            building=building)
+            run.wait(60)
+            run.leftovers()
+            out.seek(0)
+            got = out.read()
+        print(f"{'build' if building else 'run'} time: a hidden check's test file: "
+              + ("read" if got else "empty"))
+        if got:
+            problems.append(f"{'build' if building else 'run'} time: a hidden check's test file was read")
+    sandbox.grading(None)
+
+
 def main() -> int:
     p = argparse.ArgumentParser()
     p.add_argument("--work-dir", required=True)
@@ -281,6 +306,7 @@ def main() -> int:
     namespaces = box.strength == sandbox.NAMESPACES
     if namespaces:
         check_reads(work, box, problems)
+        check_hidden_tests(work, box, problems)
     else:
         print("run time: reads are not hidden in this box (only the namespace box has a view); not checked")
 

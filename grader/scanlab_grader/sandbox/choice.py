@@ -62,7 +62,7 @@ class Sandbox:
         argv += after
         for path in writable:
             argv += ["--bind", str(path), str(path)]
-        argv += view.hide_other_labs(self.scope)
+        argv += view.hide_other_labs(self.scope) + view.hide_hidden_tests(self.scope, building=building)
         argv += ["--chdir", str(cwd), "--json-status-fd", str(status_fd)]
         return argv + ["--", "/bin/bash", "-c", NAMESPACE_SHIM.replace("EXITED", str(exited_fd)), "bash", *cmd]
 

@@ -23,7 +23,9 @@ mounts (a read outside them finds no file, whatever call it is made with):
 - of a prebuilt tree (SCANLAB_PREBUILT_DIR), the files that its import file names (archives
   and objects the link reads) and that file itself, nothing else of it;
 - while building, ccache's cache (written by ccache alone; what it holds is compressed
-  objects and manifests, no source).
+  objects and manifests, no source);
+- a hidden check's test files (grader/labs/NN/hidden_*_test.cpp) as empty files, to a test
+  program and to a build that imports a prebuilt tree (`hide_hidden_tests`).
 
 `Scope` says which lab is graded and where its files are; `mounts` turns it into bwrap's
 options. Without a scope (a program the grader runs for no lab) the view is the whole file
@@ -37,6 +39,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -202,6 +205,32 @@ def mounts(scope: Scope | None, *, building: bool, writable: tuple[Path, ...],
     if building and (cache := ccache_dir()) is not None:
         after += ["--bind", str(cache), str(cache)]
     return before, after
+
+
+# The tests of a hidden check (grader/README.md, "Hidden checks"): the instructor's, not the
+# student's to read.
+_HIDDEN_TEST = "hidden_*_test.cpp"
+
+
+@lru_cache(maxsize=1)
+def _empty_file() -> Path:
+    folder = Path(tempfile.mkdtemp(prefix="scanlab-view-"))
+    (folder / "empty").write_bytes(b"")
+    return folder / "empty"
+
+
+@lru_cache(maxsize=4)
+def _hidden_tests(repo: Path) -> tuple[Path, ...]:
+    return tuple(sorted((repo / "grader" / "labs").glob("*/" + _HIDDEN_TEST)))
+
+
+def hide_hidden_tests(scope: Scope | None, *, building: bool) -> list[str]:
+    """A hidden check's test files, read as empty: always by a test program (it runs compiled
+    code only), and by a build that imports the prebuilt kit (the suites that compile them are
+    the prebuilt tree's; a tree that builds its own suites needs them as they are)."""
+    if scope is None or (building and (scope.prebuilt is None or scope.prebuilt == scope.tree)):
+        return []
+    return [a for path in _hidden_tests(scope.repo) for a in ("--ro-bind", str(_empty_file()), str(path))]
 
 
 def hide_other_labs(scope: Scope | None) -> list[str]:

@@ -920,6 +920,31 @@ std::vector<PlantedCase> planted_cases() {
   cases.push_back(clean("PipelineZeroFillPerElement", "pipeline_zero_fill", true));
   cases.push_back(clean("PipelineDoubleBufferedTiledReduction", "pipeline_tiled_reduction", false));
   cases.push_back(clean("PipelineCooperativeGroupsMemcpyAsyncScan", "cooperative_groups_memcpy_async", false));
+  // Pipelines shared by a block (cuda::pipeline_shared_state): a producer warp and consumer warps
+  // hand stages over through the pipeline's calls, and a race's fix names the call that orders
+  // the stage, never a __syncthreads() that only some warps reach.
+  const auto race_fix_names = [](std::string call) {
+    return [call](const Outcome& o) {
+      for (const JsonReport& r : o.reports) {
+        if (r.kind != "race") continue;
+        expect_two_threads_of_one_block(r);
+        EXPECT_THAT(r.fix, HasSubstr(call)) << r.headline;
+        EXPECT_THAT(r.fix, Not(HasSubstr("__syncthreads()"))) << r.headline;
+      }
+    };
+  };
+  cases.push_back(bug("BlockPipelineReadBeforeTheWait", "block_pipeline_read_before_wait", "race",
+                      race_fix_names("consumer_wait()")));
+  cases.push_back(clean("BlockPipelineReadAfterTheWait", "block_pipeline_read_before_wait", true));
+  cases.push_back(bug("BlockPipelineStageReleasedBeforeItsReads", "block_pipeline_released_early", "race",
+                      race_fix_names("consumer_release()")));
+  cases.push_back(clean("BlockPipelineStageReleasedAfterItsReads", "block_pipeline_released_early", true));
+  // The stage whose round cannot complete is named with the commits it has and lacks.
+  cases.push_back(bug("BlockPipelineCommitSkippedOnOnePath", "block_pipeline_commit_skipped", "deadlock",
+                      stderr_says({"wait on stage 1 of the pipeline in `state`",
+                                   "consumers wait in consumer_wait() for its round 1, which 5 of its 32 producers "
+                                   "have committed"})));
+  cases.push_back(clean("BlockPipelineCommitOnEveryPath", "block_pipeline_commit_skipped", true));
   // Threads past the end return before their tile's sync, which does not count them as arrived.
   cases.push_back(bug("MultiWarpTileSyncAfterAnEarlyReturn", "tile_sync_after_return", "barrier-divergence",
                       [](const Outcome& o) {
@@ -1440,7 +1465,7 @@ INSTANTIATE_TEST_SUITE_P(Simcc, SimccCompileError,
                                            CompileErrorCase{"multi_warp_tile_wide_shuffle.cu", "values of at most 8 bytes in such a tile"},
                                            CompileErrorCase{"tile_size_not_power_of_two.cu", "N must be a power of two from 1 to 1024"},
                                            CompileErrorCase{"async_barrier_device_scope.cu", "cuda::barrier of another scope than thread_scope_block"},
-                                           CompileErrorCase{"pipeline_shared_state.cu", "cuda::pipeline_shared_state", true},
+                                           CompileErrorCase{"pipeline_device_scope.cu", "cuda::pipeline_shared_state of another scope", true},
                                            CompileErrorCase{"pipeline_experimental_class.cu", "nvcuda::experimental::pipeline is not supported"}),
                          source_stem);
 

@@ -44,10 +44,25 @@ std::string line_of(std::uintptr_t pc) {
   return at.file.empty() ? std::string("<unknown location>") : at.file + ":" + std::to_string(at.line);
 }
 
+std::string pipeline(const Block& b, std::uintptr_t state) {
+  std::string holder;
+  const auto base = reinterpret_cast<std::uintptr_t>(b.shared.base);
+  for (const shared_memory::Variable& v : b.shared.variables)
+    if (base + v.offset == state) holder = v.name;
+  std::uintptr_t made_at = 0;
+  for (const auto& [address, r] : b.async_barriers.by_address)
+    if (r.pipeline != async_barrier::PipelineSide::none && r.pipeline_state == state) made_at = r.initialized_at;
+  return std::string("the pipeline") + (holder.empty() ? "" : " in `" + holder + "`") +
+         (made_at ? " (make_pipeline() at " + line_of(made_at) + ")" : "");
+}
+
 std::string barrier(const Block& b, std::uintptr_t address) {
   const auto found = b.async_barriers.by_address.find(address);
   if (found == b.async_barriers.by_address.end()) return "a barrier object";
   const async_barrier::Barrier& r = found->second;
+  // A pipeline's barrier, which the program never named itself: by its stage and pipeline.
+  if (r.pipeline != async_barrier::PipelineSide::none)
+    return "stage " + std::to_string(r.stage) + " of " + pipeline(b, r.pipeline_state);
   std::uint32_t made_there = 0;
   for (const auto& [other, barrier] : b.async_barriers.by_address) made_there += barrier.initialized_at == r.initialized_at;
   const std::string expression = first_argument(call_at(locate(r.initialized_at), "init"));

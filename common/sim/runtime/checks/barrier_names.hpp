@@ -15,6 +15,10 @@ namespace scanlab::sim::detail::barrier_names {
 // the order they were made); the init()'s line alone where its source cannot be read.
 std::string barrier(const Block& b, std::uintptr_t address);
 
+// "the pipeline in `state` (make_pipeline() at file:21)": a block-scope pipeline by the shared
+// variable its state begins (where it begins one) and the make_pipeline() that made it.
+std::string pipeline(const Block& b, std::uintptr_t state);
+
 // "file:365 (through wait_phase at file:164)": where a wait (or an arrival) at code address
 // `pc` is, named by the line of `function` (the function of the access the report is about) that
 // led to it where the wait lies in a helper inlined into it (with no function: the line that

@@ -71,6 +71,41 @@ bool every_lane(const Block& b, const race_detector::RaceSide& earlier, const Th
   return true;
 }
 
+// A copy into a block-scope pipeline's stage and another thread's access to the same bytes that
+// the pipeline's calls did not order: the access came before the consumer's wait for the stage,
+// after its release, or in a buffer of another stage than the one acquired or waited for.
+bool pipeline_stage(const Block& b, const race_detector::RaceSide& earlier, const Thread* t, std::uintptr_t pc,
+                    std::uint8_t flags, Finding& f) {
+  if (b.pipelines.by_state.empty()) return false;
+  const auto copy = [](std::uint8_t fl) { return by_bulk_copy(fl) && (fl & race_detector::kWrite); };
+  if (copy(flags) == copy(earlier.flags)) return false;  // two copies, or no copy
+  const bool copy_last = copy(flags);
+  const std::uintptr_t copy_pc = copy_last ? pc : earlier.pc, other_pc = copy_last ? earlier.pc : pc;
+  const unsigned other = copy_last ? earlier.thread : t->linear;
+  const bool writes = ((copy_last ? earlier.flags : flags) & race_detector::kWrite) != 0;
+  const std::string pipeline = barrier_names::pipeline(b, b.pipelines.by_state.begin()->first);
+  const std::string access = thread_name(b, other) + (writes ? " wrote" : " read") + " at " +
+                             barrier_names::line_of(other_pc);
+  if (copy_last) {
+    f.details.push_back("the copy at " + barrier_names::line_of(copy_pc) + " refills a buffer of " + pipeline +
+                        " that " + access + ", and nothing orders that access before the copy: producer_acquire() "
+                        "waits until every consumer has called consumer_release() for the stage, so what a consumer "
+                        "does after its release, or before its consumer_wait(), is not ordered before the stage's next "
+                        "copies");
+    f.fix = "use a stage only between consumer_wait() and consumer_release() (release it after its last read), and "
+            "copy only into the buffer of the stage that producer_acquire() gave: as many buffers as the pipeline has "
+            "stages, taken in turn";
+  } else {
+    f.details.push_back(access + " bytes that the copy at " + barrier_names::line_of(copy_pc) +
+                        " brings into a stage of " + pipeline + ", and nothing orders that access after the copy: a "
+                        "consumer sees a stage's copies once its consumer_wait() for the stage has returned");
+    f.fix = "call consumer_wait() before using the stage, and use only the buffer of the stage it waited for: a "
+            "thread's k-th consumer_wait() is for the stage of the producers' k-th producer_commit()";
+  }
+  f.fix_scope = FixScope::none;
+  return true;
+}
+
 // Whether thread x waited on any barrier object of the block: a consumer of some hand-off.
 bool waits_on_any(const Block& b, unsigned x) {
   for (const auto& [address, r] : b.async_barriers.by_address)
@@ -156,6 +191,7 @@ bool explain(const race_detector::RaceSide& earlier, const Thread* t, std::uintp
   const Block& b = *t->block;
   if (earlier.block != b.linear) return false;
   if (every_lane(b, earlier, t, pc, flags, shared, f)) return true;
+  if (shared && pipeline_stage(b, earlier, t, pc, flags, f)) return true;
   if (!uses_barrier_objects(b) || earlier.thread / kWarpSize == t->warp) return false;
   return stale_wait(b, t->linear, pc, f) || stale_wait(b, earlier.thread, earlier.pc, f) ||
          early_release(b, t->linear, flags, pc, earlier.thread, earlier.pc, f) ||

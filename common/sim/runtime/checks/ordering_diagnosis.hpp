@@ -10,7 +10,10 @@
 //   early release     an access (a bulk store's read of its stage, say) after its thread's arrival
 //                     released the barrier to a thread that waited for that phase and then wrote;
 //   missing wait      an access after another warp's access and its arrival on a barrier that the
-//                     accessing thread never waits on (nor on any barrier the same init() made).
+//                     accessing thread never waits on (nor on any barrier the same init() made);
+//   pipeline stage    a copy into a block-scope pipeline's stage and an access that the consumers'
+//                     consumer_wait() and consumer_release() do not order (comes before the
+//                     others, since a pipeline's own arrivals name no line the program got wrong).
 #pragma once
 
 #include <cstdint>

@@ -67,7 +67,9 @@ Barrier::Use& use_by(Thread* t, Barrier& r) {
 void note_wait(Thread* t, std::uintptr_t address, Barrier& r, unsigned parity, bool by_parity, std::uintptr_t pc) {
   Barrier::Use& use = use_by(t, r);
   auto& stale = t->block->async_barriers.stale_waits;
-  if (by_parity && r.phase <= use.waits)
+  // A pipeline keeps its own parities, and its producers' first acquire of each stage is meant
+  // to pass at once: no wait of one is stale.
+  if (by_parity && r.pipeline == PipelineSide::none && r.phase <= use.waits)
     stale[t->linear] = StaleWait{address, pc, parity, r.phase, use.waits};
   else if (auto it = stale.find(t->linear); it != stale.end() && it->second.barrier == address)
     stale.erase(it);
@@ -115,10 +117,32 @@ std::string arrivals_of_phase(const Block& b, const Barrier& r) {
          " arrivals that init() counts never came in this phase: every thread it counts arrives once per phase";
 }
 
+// A pipeline's barrier that threads wait on, in the pipeline's words: the round of the stage
+// they wait for, and who of those make_pipeline() counted committed or released it.
+std::string pipeline_state_of(const Block& b, const Barrier& r, std::uintptr_t address) {
+  const bool produced = r.pipeline == PipelineSide::produced;
+  std::string s = barrier_names::barrier(b, address) + ": " +
+                  (produced ? "consumers wait in consumer_wait() for its round " : "producers wait in producer_acquire() for its round ") +
+                  std::to_string(r.phase) + ", which " + std::to_string(r.expected - r.pending) + " of its " +
+                  std::to_string(r.expected) + (produced ? " producers have committed" : " consumers have released");
+  std::vector<unsigned> came;
+  std::uintptr_t came_at = 0;
+  for (unsigned linear = 0; linear < r.by_thread.size(); ++linear)
+    if (r.by_thread[linear].arrived == r.phase + 1) came.push_back(linear), came_at = r.by_thread[linear].arrived_at;
+  if (!came.empty())
+    s += " (thread " + format_index(b.threads[came[0]].coords.thread_idx) + (came.size() > 1 ? ", ..." : "") + " at " +
+         barrier_names::line_of(came_at) + ")";
+  return s + (produced ? "; every producer commits each stage once a round: producer_acquire(), its copies, "
+                         "producer_commit(), on every path"
+                       : "; every consumer releases each stage once a round: consumer_wait(), its reads, "
+                         "consumer_release(), on every path");
+}
+
 // A barrier that threads wait on, in words that hold no block index: its name, its phase, what
 // the phase has and lacks.
 std::string state_of(const Block& b, std::uintptr_t address) {
   const Barrier& r = b.async_barriers.by_address.at(address);
+  if (r.pipeline != PipelineSide::none) return pipeline_state_of(b, r, address);
   std::string s = barrier_names::barrier(b, address) + ": its phase " + std::to_string(r.phase) + " (parity " +
                   std::to_string(r.phase & 1u) + ") has " + std::to_string(r.expected - r.pending) + " of its " +
                   std::to_string(r.expected) + " expected arrivals";
@@ -165,6 +189,15 @@ void init(Thread* t, std::uintptr_t address, std::int64_t expected, std::uintptr
   r.init_ordinal = ordinal;
   r.expected = r.pending = static_cast<std::uint32_t>(expected);
   t->stored_since_yield = true;
+}
+
+void init_for_pipeline(Thread* t, std::uintptr_t address, std::int64_t expected, PipelineSide side, unsigned stage,
+                       std::uintptr_t state, std::uintptr_t pc) {
+  init(t, address, expected, pc);
+  Barrier& r = t->block->async_barriers.by_address[address];
+  r.pipeline = side;
+  r.stage = static_cast<std::uint8_t>(stage);
+  r.pipeline_state = state;
 }
 
 std::uint64_t arrive(Thread* t, std::uintptr_t address, std::int64_t count, std::int64_t bytes, std::uintptr_t pc) {
@@ -269,7 +302,11 @@ std::vector<std::string> describe_waiting(const std::vector<Block*>& blocks, std
   // A phase that some of its arrivals reached and others never will comes first: it is where the
   // wait started; the barriers with no arrival wait on it.
   std::stable_partition(states.begin(), states.end(),
-                        [](const State& s) { return s.words.find(" arrived: ") != std::string::npos; });
+                        [](const State& s) {
+                          return s.words.find(" arrived: ") != std::string::npos ||
+                                 s.words.find(" have committed (") != std::string::npos ||
+                                 s.words.find(" have released (") != std::string::npos;
+                        });
   std::vector<std::string> lines;
   for (std::size_t i = 0; i < states.size() && lines.size() < most; ++i) {
     const State& s = states[i];

@@ -19,6 +19,10 @@ void begin_block(Block& b);
 
 // init(&barrier, expected): a new barrier at `address` whose phases wait for `expected` arrivals.
 void init(Thread* t, std::uintptr_t address, std::int64_t expected, std::uintptr_t pc);
+// init() of one of a block-scope pipeline's barriers (block_pipeline.cpp): named, waited for and
+// described as that pipeline's stage.
+void init_for_pipeline(Thread* t, std::uintptr_t address, std::int64_t expected, PipelineSide side, unsigned stage,
+                       std::uintptr_t state, std::uintptr_t pc);
 // `count` arrivals of thread t, after announcing `bytes` more transaction bytes for the current
 // phase; returns the phase arrived on (the arrival token).
 std::uint64_t arrive(Thread* t, std::uintptr_t address, std::int64_t count, std::int64_t bytes, std::uintptr_t pc);

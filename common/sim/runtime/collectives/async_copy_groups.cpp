@@ -63,7 +63,7 @@ BlockCopies& copies_of(const Block& b) {
 }
 
 // What the GPU refuses of a copy's shape, reported at the program's line.
-void check_shape(Thread* t, std::uintptr_t destination, std::uintptr_t source, std::size_t bytes, std::size_t zeros,
+void refuse_shape(Thread* t, std::uintptr_t destination, std::uintptr_t source, std::size_t bytes, std::size_t zeros,
                  CopyShape shape, std::size_t alignment, std::uintptr_t pc) {
   if (!memory::in_shared(destination) || !memory::in_global(source))
     refuse(t, ReportKind::unsupported,
@@ -227,6 +227,11 @@ void report_never_waited(Thread* t, const PendingCopy& c) {
 
 }  // namespace
 
+void check_shape(Thread* t, std::uintptr_t destination, std::uintptr_t source, std::size_t bytes, CopyShape shape,
+                 std::size_t alignment, std::uintptr_t pc) {
+  refuse_shape(t, destination, source, bytes, 0, shape, alignment, pc);
+}
+
 void begin_block(Block& b) {
   std::lock_guard<std::mutex> lock(table_mutex);
   table.erase(&b);
@@ -258,7 +263,7 @@ void end_block(Block& b) {
 
 void issue(Thread* t, std::uintptr_t destination, std::uintptr_t source, std::size_t bytes, std::size_t zeros,
            CopyShape shape, std::size_t alignment, std::uintptr_t pc) {
-  check_shape(t, destination, source, bytes, zeros, shape, alignment, pc);
+  refuse_shape(t, destination, source, bytes, zeros, shape, alignment, pc);
   if (bytes == 0) return;
   // The zero fill replaces the last bytes of the copy, yet compute-sanitizer's memcheck checks
   // the whole source: a 16-byte copy of the array's last int is an invalid read of 16 bytes there,

@@ -32,6 +32,12 @@ void end_block(Block& b);
 // multiples of the A of a cuda::aligned_size_t<A> (promised); any size and alignment (any).
 using scanlab::sim::async_copy::CopyShape;
 
+// What the GPU refuses of a cp.async copy's shape (a copy other than from global to shared memory,
+// a misaligned one), reported at `pc` and stopping the kernel; block-scope pipelines' copies are
+// cp.async copies too (block_pipeline.cpp).
+void check_shape(Thread* t, std::uintptr_t destination, std::uintptr_t source, std::size_t bytes, CopyShape shape,
+                 std::size_t alignment, std::uintptr_t pc);
+
 // A copy of `bytes` from global memory at `source` to shared memory at `destination`, issued by
 // thread t at `pc` into its group not yet committed; the last `zeros` bytes of the destination
 // are filled with zeros instead (the zfill of __pipeline_memcpy_async). `alignment` is the size

@@ -1,7 +1,8 @@
 // Entry points of Hopper's barrier objects and bulk asynchronous copies
-// (scanlab/sim/async_copies.hpp, behind <cuda/barrier> and <cuda/ptx>) and of sm_80's per-thread
+// (scanlab/sim/async_copies.hpp, behind <cuda/barrier> and <cuda/ptx>), of sm_80's per-thread
 // copies in groups (scanlab/sim/pipeline_copies.hpp, behind <cuda_pipeline.h>, <cuda/pipeline>
-// and <cooperative_groups/memcpy_async.h>): each names the calling
+// and <cooperative_groups/memcpy_async.h>) and of pipelines shared by a block
+// (scanlab/sim/block_pipeline.hpp, behind <cuda/pipeline>): each names the calling
 // CUDA thread and the program's line, and hands over to the barrier and copy modules.
 #include "scanlab/sim/async_copies.hpp"
 #include "scanlab/sim/pipeline_copies.hpp"
@@ -10,6 +11,7 @@
 
 #include "collectives/async_barrier.hpp"
 #include "collectives/async_copy_groups.hpp"
+#include "collectives/block_pipeline.hpp"
 #include "collectives/bulk_copy.hpp"
 #include "findings/report.hpp"
 #include "threads/scheduler.hpp"
@@ -107,6 +109,49 @@ void group_commit(std::uintptr_t pc) {
 
 void group_wait(unsigned groups_left, std::uintptr_t pc) {
   if (Thread* t = caller("cp.async.wait_group", pc)) detail::async_copy_groups::wait(t, groups_left, pc);
+}
+
+void pipeline_join(void* state, unsigned stages, PipelineRole role, std::uintptr_t pc) {
+  if (Thread* t = caller("cuda::make_pipeline", pc)) detail::block_pipeline::join(t, address(state), stages, role, pc);
+}
+
+void pipeline_make(void* state, std::uintptr_t pc) {
+  if (Thread* t = caller("cuda::make_pipeline", pc)) detail::block_pipeline::make(t, address(state), pc);
+}
+
+bool pipeline_acquire(void* state, unsigned stage, bool parity, PipelineRole role, std::uintptr_t pc) {
+  Thread* t = caller("cuda::pipeline producer_acquire", pc);
+  return !t || detail::block_pipeline::acquire(t, address(state), stage, parity, role, pc);
+}
+
+bool pipeline_wait(void* state, unsigned stage, bool parity, PipelineRole role, std::uintptr_t pc) {
+  Thread* t = caller("cuda::pipeline consumer_wait", pc);
+  return !t || detail::block_pipeline::wait(t, address(state), stage, parity, role, pc);
+}
+
+void pipeline_commit(void* state, unsigned stage, PipelineRole role, std::uintptr_t pc) {
+  if (Thread* t = caller("cuda::pipeline producer_commit", pc))
+    detail::block_pipeline::commit(t, address(state), stage, role, pc);
+}
+
+void pipeline_release(void* state, unsigned stage, PipelineRole role, std::uintptr_t pc) {
+  if (Thread* t = caller("cuda::pipeline consumer_release", pc))
+    detail::block_pipeline::release(t, address(state), stage, role, pc);
+}
+
+void pipeline_copy(void* state, unsigned stage, void* destination, const void* source, std::size_t bytes,
+                   CopyShape shape, std::size_t alignment, std::uintptr_t pc) {
+  if (Thread* t = caller("cuda::memcpy_async", pc))
+    detail::block_pipeline::copy(t, address(state), stage, address(destination), address(source), bytes, shape,
+                                 alignment, pc);
+}
+
+bool pipeline_quit(void* state, std::uintptr_t pc) {
+  // The pipeline's destructor quits too, also where a stopped kernel's threads are unwound, with
+  // no CUDA thread running: then there is nothing left to quit.
+  if (!detail::current_thread) return true;
+  Thread* t = caller("cuda::pipeline quit", pc);
+  return detail::block_pipeline::quit(t, address(state), pc);
 }
 
 }  // namespace scanlab::sim::async_copy

@@ -8,6 +8,7 @@
 #include "checks/race_detector.hpp"
 #include "collectives/async_barrier.hpp"
 #include "collectives/barrier.hpp"
+#include "collectives/block_pipeline.hpp"
 #include "collectives/bulk_copy.hpp"
 #include "collectives/grid_barrier.hpp"
 #include "collectives/tile_barrier.hpp"
@@ -36,6 +37,8 @@ constexpr Hooks kModules[] = {
     // After shared memory: bulk stores never waited for still read it when their block ends.
     {nullptr, async_barrier::begin_block, nullptr, nullptr},
     {nullptr, bulk_copy::begin_block, bulk_copy::end_block, nullptr},
+    // After shared memory and the barrier objects: a copy still in flight is named by its stage.
+    {nullptr, block_pipeline::begin_block, block_pipeline::end_block, nullptr},
     {race_detector::begin_launch, race_detector::begin_block, nullptr, race_detector::end_launch},
     {memory_order::begin_launch, memory_order::begin_block, nullptr, nullptr},
     {nullptr, memory_check::begin_block, nullptr, nullptr},

@@ -58,6 +58,7 @@ struct Block {
   // crossing and access touches above.
   async_barrier::BlockBarriers async_barriers;  // async_barrier.cpp
   bulk_copy::BlockStores bulk_stores;           // bulk_copy.cpp
+  block_pipeline::BlockPipelines pipelines;     // block_pipeline.cpp
 };
 
 }  // namespace scanlab::sim::detail

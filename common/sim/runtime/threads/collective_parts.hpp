@@ -113,6 +113,11 @@ struct BlockTiles {
 
 namespace scanlab::sim::detail::async_barrier {
 
+// Which of a block-scope pipeline's two barriers of a stage a barrier is (block_pipeline.cpp):
+// `produced` completes when every producer committed the stage (consumer_wait() waits for it),
+// `consumed` when every consumer released it (producer_acquire() waits for it).
+enum class PipelineSide : std::uint8_t { none, produced, consumed };
+
 // One barrier object in shared memory (cuda::barrier<thread_scope_block>, an mbarrier): a phase
 // completes when its expected arrivals have come and its transaction count is back to zero.
 struct Barrier {
@@ -132,6 +137,11 @@ struct Barrier {
   std::array<std::uint32_t, kMaxThreadsPerBlock / kWarpSize> arriving{};
   std::array<std::uint32_t, kMaxThreadsPerBlock / kWarpSize> completed{};
   std::uint32_t init_ordinal = 0;  // how many barriers the block had initialized at the same code before it
+  // A barrier that a cuda::pipeline_shared_state holds: reports name it by its pipeline and stage,
+  // in the pipeline's words (commits and releases, not arrivals).
+  PipelineSide pipeline = PipelineSide::none;
+  std::uint8_t stage = 0;
+  std::uintptr_t pipeline_state = 0;  // the shared state's address
   // Per thread of the block (sized at the first arrival or wait), how it used the barrier, so
   // that a race report can tell what the program meant to order two accesses with.
   struct Use {
@@ -188,3 +198,31 @@ struct BlockStores {
 };
 
 }  // namespace scanlab::sim::detail::bulk_copy
+
+namespace scanlab::sim::detail::block_pipeline {
+
+// A pipeline shared by threads of a block (cuda::pipeline_shared_state<thread_scope_block, N>),
+// by the address of its shared state. make_pipeline() counts its threads' roles first, then one
+// thread makes the stages' barriers from those counts.
+struct Pipeline {
+  unsigned stages = 0;
+  std::uint32_t producers = 0;  // joined so far (a thread of both roles counts in both) ...
+  std::uint32_t consumers = 0;  // ... and, once made, what each stage's barriers expect
+  std::uint32_t active = 0;     // threads that have not quit: the last quit() releases the state
+  bool made = false;
+  // Per stage, the first copy into its round not yet complete, for a copy still in flight when
+  // the block ends.
+  struct StageCopy {
+    std::uintptr_t at = 0;  // code address (0: none)
+    unsigned thread = 0;
+    std::uint64_t round = 0;  // the phase of the stage's produced barrier it completes with
+  };
+  std::vector<StageCopy> copies;
+};
+
+// A block's part.
+struct BlockPipelines {
+  std::unordered_map<std::uintptr_t, Pipeline> by_state;
+};
+
+}  // namespace scanlab::sim::detail::block_pipeline

@@ -2,7 +2,8 @@
 // <cuda_pipeline.h> (__pipeline_memcpy_async, __pipeline_commit, __pipeline_wait_prior), libcu++'s
 // pipeline of one thread (<cuda/pipeline>: cuda::make_pipeline(), producer_acquire/commit,
 // consumer_wait/release, cuda::memcpy_async with the pipeline, pipeline_consumer_wait_prior), and
-// cooperative_groups::memcpy_async with cooperative_groups::wait / wait_prior. Each thread's
+// cooperative_groups::memcpy_async with cooperative_groups::wait / wait_prior. Pipelines shared by
+// a block are scanlab/sim/block_pipeline.hpp's, on the runtime's side declared here. Each thread's
 // copies form groups that its own waits complete; the runtime
 // (runtime/collectives/async_copy_groups.hpp) lands a copy only when such a wait covers it, so
 // a read of the destination before that wait, or a write to the source or destination while the
@@ -33,6 +34,19 @@ void group_copy(void* destination, const void* source, ::std::size_t bytes, ::st
 void group_commit(::std::uintptr_t pc);
 // cp.async.wait_group: until at most `groups_left` of the thread's most recent groups are in flight.
 void group_wait(unsigned groups_left, ::std::uintptr_t pc);
+
+// A pipeline shared by a block (scanlab/sim/block_pipeline.hpp): a thread's role in it, and the
+// runtime's side of make_pipeline(), of the producers' and consumers' calls and of its copies.
+enum class PipelineRole : unsigned char { both, producer, consumer };
+void pipeline_join(void* state, unsigned stages, PipelineRole role, ::std::uintptr_t pc);
+void pipeline_make(void* state, ::std::uintptr_t pc);
+bool pipeline_acquire(void* state, unsigned stage, bool parity, PipelineRole role, ::std::uintptr_t pc);
+bool pipeline_wait(void* state, unsigned stage, bool parity, PipelineRole role, ::std::uintptr_t pc);
+void pipeline_commit(void* state, unsigned stage, PipelineRole role, ::std::uintptr_t pc);
+void pipeline_release(void* state, unsigned stage, PipelineRole role, ::std::uintptr_t pc);
+void pipeline_copy(void* state, unsigned stage, void* destination, const void* source, ::std::size_t bytes,
+                   CopyShape shape, ::std::size_t alignment, ::std::uintptr_t pc);
+bool pipeline_quit(void* state, ::std::uintptr_t pc);
 
 // cp.async.wait_group takes at most 8; CUDA's headers wait for 8 where asked for more.
 constexpr unsigned kMostGroupsLeft = 8;
@@ -80,47 +94,6 @@ namespace cuda {
 
 template <thread_scope Scope>
 class pipeline;
-
-// A pipeline shared by several threads keeps its stages in shared memory; the simulator runs
-// pipelines of one thread only, and says so where the program makes one from its shared state.
-// That one message is the build's only error: the pipeline it would make has every member and
-// takes every copy, doing nothing, so that the program's later uses of it add no errors.
-template <thread_scope Scope, ::std::uint8_t StagesCount>
-class pipeline_shared_state {
-  static_assert(Scope != Scope,
-                "cuda::pipeline_shared_state (a cuda::pipeline shared by the threads of a block) is not supported by "
-                "the scanlab simulator: use cuda::make_pipeline() (each thread's own pipeline) and __syncthreads() "
-                "after consumer_wait(), or cooperative_groups::memcpy_async");
-};
-enum class pipeline_role { producer, consumer };
-
-template <thread_scope Scope>
-class pipeline {
- public:
-  bool quit() { return true; }
-  void producer_acquire() {}
-  void producer_commit() {}
-  void consumer_wait() {}
-  void consumer_release() {}
-  template <class Duration>
-  bool consumer_wait_for(const Duration&) {
-    return true;
-  }
-  template <class TimePoint>
-  bool consumer_wait_until(const TimePoint&) {
-    return true;
-  }
-};
-template <class T, class Size, thread_scope Scope>
-async_contract_fulfillment memcpy_async(T*, const T*, Size, pipeline<Scope>&) {
-  return async_contract_fulfillment::none;
-}
-template <class Group, class T, class Size, thread_scope Scope>
-async_contract_fulfillment memcpy_async(const Group&, T*, const T*, Size, pipeline<Scope>&) {
-  return async_contract_fulfillment::none;
-}
-template <::std::uint8_t Prior, thread_scope Scope>
-void pipeline_consumer_wait_prior(pipeline<Scope>&) {}
 
 // Each thread's own pipeline: its copies since the last producer_commit() form a stage, and
 // consumer_wait() waits for the oldest stage not yet waited for.
@@ -170,13 +143,6 @@ class pipeline<thread_scope_thread> {
 
 inline pipeline<thread_scope_thread> make_pipeline() { return pipeline<thread_scope_thread>(); }
 
-// Refused (above): completing the shared state's type states the message at the program's line.
-template <class Group, thread_scope Scope, ::std::uint8_t StagesCount, class... Rest>
-pipeline<Scope> make_pipeline(const Group&, pipeline_shared_state<Scope, StagesCount>* state, Rest...) {
-  static_assert(sizeof(*state) > 0, "");
-  return pipeline<Scope>();
-}
-
 // Waits until at most Prior of the pipeline's most recent stages are in flight.
 template <::std::uint8_t Prior>
 SCANLAB_SIM_PIPELINE_ENTRY void pipeline_consumer_wait_prior(pipeline<thread_scope_thread>& p) {
@@ -201,6 +167,28 @@ SCANLAB_SIM_PIPELINE_ENTRY async_contract_fulfillment memcpy_async(void* destina
   using promise = scanlab::sim::async_copy::size_promise<Size>;
   scanlab::sim::async_copy::group_copy(destination, source, static_cast<::std::size_t>(size), 0, promise::shape,
                                        promise::alignment, SCANLAB_SIM_PIPELINE_CALLER);
+  return async_contract_fulfillment::async;
+}
+// The group's form: the group's copy, made once by its thread of rank 0 into that thread's stage;
+// every thread of the group commits its own stage as it does for its own copies.
+template <class Group, class T, class Size>
+SCANLAB_SIM_PIPELINE_ENTRY async_contract_fulfillment memcpy_async(const Group& group, T* destination, const T* source,
+                                                                   Size size, pipeline<thread_scope_thread>&) {
+  static_assert(::std::is_trivially_copyable_v<T>, "memcpy_async copies trivially copyable types");
+  using promise = scanlab::sim::async_copy::size_promise<Size>;
+  if (group.thread_rank() == 0)
+    scanlab::sim::async_copy::group_copy(destination, source, static_cast<::std::size_t>(size), 0, promise::shape,
+                                         promise::alignment, SCANLAB_SIM_PIPELINE_CALLER);
+  return async_contract_fulfillment::async;
+}
+template <class Group, class Size>
+SCANLAB_SIM_PIPELINE_ENTRY async_contract_fulfillment memcpy_async(const Group& group, void* destination,
+                                                                   const void* source, Size size,
+                                                                   pipeline<thread_scope_thread>&) {
+  using promise = scanlab::sim::async_copy::size_promise<Size>;
+  if (group.thread_rank() == 0)
+    scanlab::sim::async_copy::group_copy(destination, source, static_cast<::std::size_t>(size), 0, promise::shape,
+                                         promise::alignment, SCANLAB_SIM_PIPELINE_CALLER);
   return async_contract_fulfillment::async;
 }
 

@@ -81,7 +81,8 @@ def main() -> int:
 
     # What is not student code was built once, in the prebuilt tree, and never by a worker.
     workers = sorted((results / "build").glob("worker-*"))
-    rebuilt = [p for w in workers for p in w.rglob("*") if p.name.endswith(("_test.cpp.o", "libscanlab_sim.a"))]
+    rebuilt = [p for w in workers for p in w.rglob("*")
+               if p.name == "libscanlab_sim.a" or (p.suffix == ".o" and any(d.endswith("_suite.dir") for d in p.parts))]
     if len(workers) != 2 or rebuilt:
         problems.append(f"{len(workers)} worker trees (expected 2); built again by a worker: {rebuilt[:3]}")
     if not list((results / "build" / "prebuilt-sim").rglob("libscanlab_sim.a")):

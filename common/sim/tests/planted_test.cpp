@@ -1121,6 +1121,20 @@ std::vector<PlantedCase> planted_cases() {
                                     }
                                   })));
   cases.push_back(clean("LookBackStartsAtTheTileBefore", "own_status_word", true));
+  // A block that takes tile after tile reads, in its look-back, the status word of a tile it
+  // finished before, which its lane 0 stored with nothing ordering the warp's other lanes after
+  // the store: that word is right to read, so the fix is the warp's sync, not an earlier window.
+  cases.push_back(bug("LookBackReadsTheBlocksEarlierTileUnordered", "earlier_tile_status_word", "race",
+                      stderr_says({"a tile this block finished before", "put __syncwarp()"},
+                                  [](const Outcome& o) {
+                                    for (const JsonReport& r : o.reports) {
+                                      expect_two_threads_of_one_block(r);
+                                      EXPECT_THAT(r.fix, HasSubstr("__syncwarp()"));
+                                      EXPECT_THAT(r.fix, Not(HasSubstr("the tile before its own")));
+                                      EXPECT_THAT(r.headline, Not(HasSubstr("publishes itself")));
+                                    }
+                                  })));
+  cases.push_back(clean("LookBackSyncsTheWarpAfterEachTile", "earlier_tile_status_word", true));
   // The block's last barrier is in a function of an included file: the report says it is there.
   cases.push_back(bug("LastBarrierInAnIncludedFunction", "barrier_in_header", "race",
                       stderr_says({"barrier_in_header.cuh:12", "in code that barrier_in_header.cu includes"},

@@ -86,6 +86,29 @@ void tell_own_flag(Finding& f) {
   f.fix_scope = FixScope::none;
 }
 
+// Whether block `block` has, in this launch, stored strongly to a word of the buffer that holds
+// `address` after the 8-byte word there. A block that takes tile after tile (a ticket in a loop)
+// publishes each tile's status word in turn, so a word below one it has published is the word of
+// a tile it finished before: reading it is right, and its race with the block's own store of it
+// is one of ordering within the block, not tell_own_flag's. Read once per finding, so a scan of
+// the buffer's shadow cells costs nothing that matters.
+bool published_a_later_word(std::uintptr_t address, std::uint32_t block) {
+  for (const global_memory::Buffer& buffer : global_memory::live_buffers()) {
+    if (address < buffer.begin || address - buffer.begin >= buffer.bytes) continue;
+    const std::uintptr_t after = (address & ~std::uintptr_t{7}) + 8;
+    const std::uintptr_t end = buffer.begin + buffer.bytes;
+    for (std::uintptr_t granule = (after - memory::regions.global_begin) / kGranule;
+         granule < (end - memory::regions.global_begin) / kGranule; ++granule) {
+      const std::uint64_t write = __atomic_load_n(&global_shadow[granule].write, __ATOMIC_RELAXED);
+      if (write == 0) continue;
+      const GlobalRecord record = packed::unpack(write);
+      if (record.launch != 0 && record.block == block && strong_between_blocks(record.by.flags())) return true;
+    }
+    return false;
+  }
+  return false;
+}
+
 std::string base_name(const std::string& path) {
   const std::size_t slash = path.rfind('/');
   return slash == std::string::npos ? path : path.substr(slash + 1);
@@ -160,8 +183,13 @@ Finding race_finding(const RaceSide& earlier, const Thread* t, std::uintptr_t pc
                                                                             : current_party.where.file);
     f.details.push_back("no barrier separates the two accesses (" + after + ")");
     if (!shared && strong_between_blocks(earlier.flags) && strong_between_blocks(flags)) {
-      tell_own_flag(f);
-      return f;
+      if (!published_a_later_word(address, t->block->linear)) {
+        tell_own_flag(f);
+        return f;
+      }
+      f.details.push_back("the word is the status of a tile this block finished before (it has published a later "
+                          "tile's since): reading it is right, once the lane that stored it is ordered before the "
+                          "lane that reads it");
     }
     // What the program used to order the two, where it names the line that broke it.
     if (ordering_diagnosis::explain(earlier, t, pc, flags, shared, f)) return f;

@@ -81,6 +81,18 @@ inline int compare(const std::vector<int>& expected, const std::vector<int>& act
   return kCorrect;
 }
 
+// kCorrect when out[i] is the sum of the tiles' values before tile i (the look-back programs'
+// exclusive scan of one value a tile), or kWrongResult after naming the first wrong tile.
+inline int compare_exclusive_sums(const std::vector<unsigned>& values, const std::vector<unsigned>& out) {
+  std::vector<int> expected(values.size()), got(out.begin(), out.end());
+  unsigned sum = 0;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    expected[i] = static_cast<int>(sum);
+    sum += values[i];
+  }
+  return compare(expected, got);
+}
+
 // Waits for the kernels launched so far; a failed kernel is a wrong result, not a crash.
 inline bool kernels_succeeded() {
   const cudaError_t status = cudaDeviceSynchronize();

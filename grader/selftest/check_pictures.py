@@ -126,10 +126,14 @@ def drawing_problems(dom: str, race: dict) -> list[str]:
     rows = page.with_class("racing-row", figure)
     if [r.get("data-cell") for r in rows] != list(cells)[:1]:
         problems.append(f"the racing cell's row is marked at {[r.get('data-cell') for r in rows]}, not {cells}")
+    callers = {str(c["line"]) for c in race.get("called_from", [])}
     for e in racing:
+        text = " ".join(e["text"].split())
         label = f"by thread {e.get('data-thread')} at line {e.get('data-line')}"
-        if label not in " ".join(e["text"].split()):
-            problems.append(f"no label '{label}' beside the racing access")
+        # An access in kit code is labelled at the student's line that led to it, then the kit's.
+        through = re.search(rf"by thread {e.get('data-thread')} at line (\d+), through line {e.get('data-line')} of ", text)
+        if label not in text and not (through and through.group(1) in callers):
+            problems.append(f"no label '{label}' (or one at the student's line through it) beside the racing access")
     missing = page.with_class("missing-barrier", figure)
     if len(missing) != 1:
         problems.append(f"{len(missing)} missing-barrier marks, expected 1")

@@ -112,6 +112,22 @@ int check_hand_off(int value, Launch launch) {
   return compare({value}, received.to_host());
 }
 
+// The tile-sum programs of a pipeline: `launch(in, out)` runs `blocks` blocks over
+// test_input(blocks * tiles * tile), block b's `tiles` tiles of `tile` elements in a row, and
+// out[b * tile + c] must be the sum of element c of each of them.
+template <class Launch>
+int check_column_sums(unsigned blocks, unsigned tiles, unsigned tile, Launch launch) {
+  const std::vector<int> input = test_input(blocks * tiles * tile);
+  const DeviceBuffer<int> in(input), out(blocks * tile);
+  launch(in.get(), out.get());
+  if (!kernels_succeeded()) return kWrongResult;
+  std::vector<int> expected(blocks * tile, 0);
+  for (unsigned b = 0; b < blocks; ++b)
+    for (unsigned t = 0; t < tiles; ++t)
+      for (unsigned c = 0; c < tile; ++c) expected[b * tile + c] += input[(b * tiles + t) * tile + c];
+  return compare(expected, out.to_host());
+}
+
 // The tile-sum programs: `launch(in, out)` runs a kernel in which each tile of `tile` threads
 // writes the sum of its elements of test_input(n) to out[tile's index]; kCorrect when all are right.
 template <class Launch>

@@ -1140,6 +1140,16 @@ std::vector<PlantedCase> planted_cases() {
                       stderr_says({"barrier_in_header.cuh:12", "in code that barrier_in_header.cu includes"},
                                   neighbouring_threads)));
   cases.push_back(clean("BarrierAfterTheIncludedFunction", "barrier_in_header", true));
+  // The other way round: the race is in the included header and the block's last barrier in the
+  // file that includes it (and launches the kernel). The report says so, not that the header
+  // includes the barrier's file.
+  cases.push_back(bug("RaceInAnIncludedFunctionAfterTheCallersBarrier", "race_in_header", "race",
+                      stderr_says({"race_in_header.cu:14", "in the file that includes race_in_header.cuh"},
+                                  [](const Outcome& o) {
+                                    EXPECT_THAT(o.process.err, Not(HasSubstr("in code that race_in_header.cuh includes")));
+                                    neighbouring_threads(o);
+                                  })));
+  cases.push_back(clean("BarrierInTheIncludedFunction", "race_in_header", true));
   return cases;
 }
 

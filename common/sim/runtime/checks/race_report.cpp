@@ -114,17 +114,27 @@ std::string base_name(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-// Where the block last crossed a barrier, for a reader of `file` (the racing code's file). A
-// barrier in code that file includes (a header, another lab's file that a lab builds on) is said
-// to be there: a student who looks for it in the own file finds none at that line.
-std::string last_barrier_words(Site last, const std::string& file) {
+bool same_file(const std::string& a, const std::string& b) { return a == b || base_name(a) == base_name(b); }
+
+// Where the block last crossed a barrier, for a reader of `file`, the file of the racing access
+// the report names. A barrier in that file needs no more words. One in another file is said to be
+// there, and which of the two files includes the other, so that a student looks for it in the
+// right one: the file that launched the kernel (`launch_file`) is the one the other was included
+// into, as a lab includes the file of the lab before it (a header, an earlier lab's kernels).
+// Where the launch is in neither file, which includes which is not known, and only that the
+// barrier lies in another file is said.
+std::string last_barrier_words(Site last, const std::string& file, const char* launch_file) {
   if (!last.file) return "no barrier has run since the kernel started";
   const SourceLocation at = locate(last);
-  std::string words = "the last barrier of the block was at " + at.text();
-  if (!file.empty() && at.file != file && base_name(at.file) != base_name(file))
-    words += ", in code that " + base_name(file) + " includes (a function that " + base_name(file) +
-             " calls crossed it there)";
-  return words;
+  const std::string words = "the last barrier of the block was at " + at.text();
+  if (file.empty() || same_file(at.file, file)) return words;
+  const std::string racing = base_name(file), barrier = base_name(at.file);
+  if (launch_file && same_file(launch_file, at.file))
+    return words + ", in the file that includes " + racing + " (the racing access is in a function of " + racing +
+           " that " + barrier + " calls)";
+  if (launch_file && same_file(launch_file, file))
+    return words + ", in code that " + racing + " includes (a function that " + racing + " calls crossed it there)";
+  return words + ", in " + barrier + ", another file than " + racing + "'s";
 }
 
 // The pairs of code addresses whose race was reported with __syncwarp() as its fix (widen_fix).
@@ -178,9 +188,9 @@ Finding race_finding(const RaceSide& earlier, const Thread* t, std::uintptr_t pc
   f.location = shared_memory::describe_address(address, *t->block);
   if (!shared) f.memory = global_memory::subject_of(address);  // shared memory's: the race detector's (race_picture)
   if (!across) {
-    const std::string after = last_barrier_words(t->block->barrier.last, current_party.where.file.empty()
-                                                                            ? recorded_party.where.file
-                                                                            : current_party.where.file);
+    const std::string after = last_barrier_words(
+        t->block->barrier.last,
+        current_party.where.file.empty() ? recorded_party.where.file : current_party.where.file, launch.site.file);
     f.details.push_back("no barrier separates the two accesses (" + after + ")");
     if (!shared && strong_between_blocks(earlier.flags) && strong_between_blocks(flags)) {
       if (!published_a_later_word(address, t->block->linear)) {

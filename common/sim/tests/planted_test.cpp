@@ -807,10 +807,18 @@ std::vector<PlantedCase> planted_cases() {
                       stderr_says({"call it outside the condition, with every lane of the mask"},
                                   fix_names("outside the condition", "__activemask()"))));
   cases.push_back(clean("ShuffleCalledByEveryLaneOfItsMask", "shfl_in_branch", true));
+  // Lanes past the end return before a shuffle of the whole warp, and one lane makes the call: the
+  // report names it as "lane 0" and the lanes that exited as one range, whichever came first.
+  cases.push_back(bug("ShuffleAfterAnEarlyReturn", "shfl_after_early_return", "warp-mask",
+                      stderr_says({"lanes 1-31"}, [](const Outcome& o) {
+                        EXPECT_THAT(o.process.err, Not(HasSubstr("lanes 0 ")));
+                        for (const JsonReport& r : o.reports) EXPECT_THAT(r.fix, HasSubstr("outside the condition"));
+                      })));
+  cases.push_back(clean("ShuffleAfterNoEarlyReturn", "shfl_after_early_return", true));
   // The lanes the call left out wait at a barrier instead of exiting: the same misuse, not a
   // deadlock of barriers and warp intrinsics with no word of the mask.
   cases.push_back(bug("ShuffleInsideAConditionBeforeABarrier", "shfl_in_branch_before_barrier", "warp-mask",
-                      stderr_says({"lanes 2, 3, 4, 5, 6, 7, 8, 9, ... of its mask 0xffffffff wait at a barrier instead of making the call",
+                      stderr_says({"lanes 2-31 of its mask 0xffffffff wait at a barrier instead of making the call",
                                    "call it outside the condition, with every lane of the mask"},
                                   fix_names("outside the condition", "__activemask()"))));
   cases.push_back(clean("ShuffleOutsideTheConditionBeforeABarrier", "shfl_in_branch_before_barrier", true));

@@ -17,6 +17,7 @@
 #include "collectives/async_barrier.hpp"
 #include "collectives/tile_barrier.hpp"
 #include "collectives/warp.hpp"
+#include "findings/index_list.hpp"
 #include "findings/report.hpp"
 #include "threads/block.hpp"
 #include "threads/scheduler.hpp"
@@ -148,19 +149,9 @@ int arrive_and_wait(Kind kind, int predicate, const char* file, unsigned line) {
   return t->barrier.result;
 }
 
-// Warps of one block, as a list a student reads ("warps 0, 1, 2 and 11..18").
-std::string warp_list(const std::vector<unsigned>& warps) {
-  std::string s;
-  for (std::size_t i = 0; i < warps.size();) {
-    std::size_t j = i;
-    while (j + 1 < warps.size() && warps[j + 1] == warps[j] + 1) ++j;
-    if (!s.empty()) s += ", ";
-    s += std::to_string(warps[i]);
-    if (j > i) s += (j == i + 1 ? ", " : "..") + std::to_string(warps[j]);
-    i = j + 1;
-  }
-  return (warps.size() == 1 ? "warp " : "warps ") + s;
-}
+// Warps of one block, as a list a student reads ("warp 3", "warps 0-2 and 11-18"), written as
+// reports write every set of lanes or warps (findings/index_list.hpp).
+std::string warp_list(const std::vector<unsigned>& warps) { return named_index_list("warp", "warps", warps); }
 
 }  // namespace
 

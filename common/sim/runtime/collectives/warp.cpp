@@ -9,6 +9,7 @@
 #include <string>
 
 #include "checks/race_detector.hpp"
+#include "findings/index_list.hpp"
 #include "findings/report.hpp"
 #include "threads/block.hpp"
 #include "threads/scheduler.hpp"
@@ -39,18 +40,11 @@ std::string hex(unsigned v) {
   return buf;
 }
 
-std::string lane_list(unsigned lanes) {
-  std::string s;
-  int shown = 0;
-  for (unsigned l = 0; l < kWarpSize && shown < 8; ++l)
-    if (lanes & (1u << l)) s += (shown++ ? ", " : "") + std::to_string(l);
-  if (__builtin_popcount(lanes) > 8) s += ", ...";
-  return s;
-}
-
-// "lane 3" or "lanes 0, 1, 2": the lanes of a mask with the word that goes with their number.
-std::string lanes_named(unsigned lanes) {
-  return (__builtin_popcount(lanes) == 1 ? "lane " : "lanes ") + lane_list(lanes);
+// "lane 3", "lanes 0-3" or "lanes 0, 2 and 5": the lanes of a mask with the word that goes with
+// their number (findings/index_list.hpp), and the verb's form that goes with them.
+std::string lanes_named(unsigned lanes) { return lanes_of_mask(lanes); }
+const char* verb_for(unsigned lanes, const char* one, const char* several) {
+  return __builtin_popcount(lanes) == 1 ? one : several;
 }
 
 const char* name_of(const Group& g) { return g.name ? g.name : collective_name(g.kind); }
@@ -189,11 +183,12 @@ __attribute__((noinline, cold)) void report_bad_mask(Thread* t, CollectiveKind k
                "condition with every lane of the mask");
   if (mask & ~w.existing)
     mask_error(t, name, site,
-               "the mask " + hex(mask) + " names lanes " + lane_list(mask & ~w.existing) +
-                   ", which do not exist (the block has " + std::to_string(b.thread_count) + " threads)");
+               "the mask " + hex(mask) + " names " + lanes_named(mask & ~w.existing) + ", which " +
+                   verb_for(mask & ~w.existing, "does", "do") + " not exist (the block has " +
+                   std::to_string(b.thread_count) + " threads)");
   if (mask & w.exited)
-    mask_error(t, name, site, "the mask " + hex(mask) + " names lanes " + lane_list(mask & w.exited) +
-                                  ", which have already exited",
+    mask_error(t, name, site, "the mask " + hex(mask) + " names " + lanes_named(mask & w.exited) + ", which " +
+                                  verb_for(mask & w.exited, "has", "have") + " already exited",
                kEveryLaneOfTheMask);
   if (bad_width(kind, width))
     mask_error(t, name, site, "width " + std::to_string(width) + " is not a power of two from 1 to 32");
@@ -296,8 +291,10 @@ bool report_mismatched_collectives(Block& b) {
         Thread* t = &b.threads[wi * kWarpSize + __builtin_ctz(h.arrived)];
         Finding f;
         f.kind = ReportKind::warp_mask;
-        f.headline = std::string("invalid ") + name_of(g) + ": lanes " + lane_list(g.arrived) + " wait with mask " +
-                     hex(g.mask) + " while lanes " + lane_list(h.arrived) + " wait in " + name_of(h) +
+        f.headline = std::string("invalid ") + name_of(g) + ": " + lanes_named(g.arrived) + " " +
+                     verb_for(g.arrived, "waits", "wait") + " with mask " + hex(g.mask) + " while " +
+                     lanes_named(h.arrived) + " " +
+                     verb_for(h.arrived, "waits", "wait") + " in " + name_of(h) +
                      " with mask " + hex(h.mask) + ", so neither can complete";
         f.parties.push_back(party(name_of(g), &b.threads[wi * kWarpSize + __builtin_ctz(g.arrived)], locate(g.site)));
         f.parties.push_back(party(name_of(h), t, locate(h.site)));
@@ -342,7 +339,7 @@ bool report_lanes_at_a_barrier(Block& b) {
       Finding f;
       f.kind = ReportKind::warp_mask;
       f.headline = std::string("invalid ") + name_of(g) + ": " + lanes_named(missing) + " of its mask " +
-                   hex(g.mask) + " wait at a barrier instead of making the call";
+                   hex(g.mask) + " " + verb_for(missing, "waits", "wait") + " at a barrier instead of making the call";
       f.parties.push_back(party(name_of(g), &b.threads[w * kWarpSize + __builtin_ctz(g.arrived)], locate(g.site)));
       f.parties.push_back(party("barrier", at_barrier, locate(at_barrier->barrier.site)));
       f.details.push_back(lanes_named(g.arrived) + " called it; " + lanes_named(missing) +
@@ -365,11 +362,11 @@ void lane_exited(Thread& t) {
     Finding f;
     f.kind = ReportKind::warp_mask;
     f.headline = std::string("invalid ") + name_of(g) + ": lane " + std::to_string(t.lane) +
-                 " exited, but it is in the mask " + hex(g.mask) + " that lanes " + lane_list(g.arrived) +
-                 " wait with";
+                 " exited, but it is in the mask " + hex(g.mask) + " that " + lanes_named(g.arrived) + " " +
+                 verb_for(g.arrived, "waits", "wait") + " with";
     f.parties.push_back(party(name_of(g), &b.threads[t.warp * kWarpSize + __builtin_ctz(g.arrived)],
                               locate(g.site)));
-    f.details.push_back("lanes " + lane_list(g.arrived) + " called it; lanes " + lane_list(g.mask & ~g.arrived) +
+    f.details.push_back(lanes_named(g.arrived) + " called it; " + lanes_named(g.mask & ~g.arrived) +
                         " of its mask did not (a condition around the call, or an early return, let them pass it)");
     stop_for_mask(b, f);
     return;

@@ -325,6 +325,30 @@ class LaunchByArgumentsRewriteTest(unittest.TestCase):
         self.assertIn("int n = gridDim.x * blockDim.x;", text)
 
 
+class IncludeByMacroTest(unittest.TestCase):
+    """An include through a macro defined elsewhere is warned about, except the kit's own lab-source macro."""
+
+    REWRITER = REPO / "common" / "sim" / "tools" / "cu_rewrite.py"
+
+    def rewrite_stderr(self, text: str) -> str:
+        with tempfile.TemporaryDirectory() as tmp:
+            source = Path(tmp) / "instantiations.cu"
+            source.write_text(text)
+            done = subprocess.run([sys.executable, str(self.REWRITER), str(source), "-o", str(Path(tmp) / "out.cpp")],
+                                  capture_output=True, text=True)
+            self.assertEqual(done.returncode, 0, done.stderr)
+            return done.stderr
+
+    def test_the_lab_source_that_the_kits_build_rewrote_is_included_without_a_warning(self):
+        self.assertEqual(self.rewrite_stderr("#include SCANLAB_LAB_SOURCE\n\ntemplate void f<int>(int);\n"), "")
+
+    def test_a_users_header_named_by_a_macro_is_still_warned_about_at_its_line(self):
+        stderr = self.rewrite_stderr("#include SCANLAB_LAB_SOURCE\n#include MY_KERNELS\n")
+        self.assertEqual(len(stderr.splitlines()), 1, stderr)
+        self.assertIn("instantiations.cu:2:1: warning: #include MY_KERNELS: a header named by a macro defined "
+                      "elsewhere is not followed", stderr)
+
+
 class DevicePassTest(unittest.TestCase):
     """Conditionals on __CUDA_ARCH__ read as the pass whose code they select."""
 

@@ -497,6 +497,15 @@ def needs_rewrite(text: str) -> bool:
     return bool(reading.edits or reading.warnings)  # a copy of its own, so that its warnings are said
 
 
+# Macros that the kit's build defines, on the compiler's command line, as the quoted path of a
+# file it has already rewritten for the simulator: a lab's test files (grader/labs/NN-name/
+# instantiations.cu) and its benchmark and tuning programs `#include SCANLAB_LAB_SOURCE`, the
+# submission's lab file, whose rewritten copy the same build generates and names
+# (grader/cmake/LabTests.cmake). Such an include needs no following and no warning; any other
+# macro a file includes by stays warned about, since its header would run unrewritten.
+BUILD_REWRITTEN_INCLUDE_MACROS = frozenset({"SCANLAB_LAB_SOURCE"})
+
+
 def include_directives(src: Source) -> list[tuple[int, int, str, str]]:
     """(start, end, name, how) of each `#include` of `src`: the file name spelt in quotes (how
     "quoted"), or through an object-like macro defined in the same file as a quoted name
@@ -576,6 +585,8 @@ class Program:
             print(f"{self.display(path)}:{src.line_of(offset)}:{src.column_of(offset)}: warning: {message}",
                   file=sys.stderr)
         for start, end, name, how in include_directives(src):
+            if how == "unresolved" and name in BUILD_REWRITTEN_INCLUDE_MACROS:
+                continue  # the build rewrote the file it names already: nothing here to follow
             if how == "unresolved":
                 print(f"{self.display(path)}:{src.line_of(start)}:{src.column_of(start)}: warning: #include {name}: a header "
                       f"named by a macro defined elsewhere is not followed; kernels, launches and __shared__ in "

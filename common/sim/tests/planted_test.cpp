@@ -1143,6 +1143,10 @@ std::vector<PlantedCase> planted_cases() {
                                     }
                                   })));
   cases.push_back(clean("LookBackSyncsTheWarpAfterEachTile", "earlier_tile_status_word", true));
+  // Blocks that take tile after tile with no fence around the ticket: every word read after it is
+  // a status word that carries its own state, which the look-back waits on, so the ticket hands
+  // nothing on and the correct program runs clean (no hand-off through the ticket is reported).
+  cases.push_back(clean("LookBackTakesTicketsWithoutFences", "lookback_tickets_unfenced", false));
   // The block's last barrier is in a function of an included file: the report says it is there.
   cases.push_back(bug("LastBarrierInAnIncludedFunction", "barrier_in_header", "race",
                       stderr_says({"barrier_in_header.cuh:12", "in code that barrier_in_header.cu includes"},

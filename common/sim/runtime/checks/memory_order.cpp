@@ -346,9 +346,16 @@ Relation relation(const Thread* t, const Stamp& p) {
   if (published_in(o.taken) || (mine && any_flag(mine->taken, published_in))) return Relation::taken_not_acquired;
   if (published_in(o.seen) || (mine && any_flag(mine->read, published_in))) return Relation::not_acquired;
   if (mine) {
+    // A flag the thread polled says the data is there; a ticket it took only numbers its work,
+    // which a word that carries its own state needs nothing from (race_rule.hpp).
+    bool by_ticket = false;
     for (std::uintptr_t k : mine->read)
-      if (const Knowledge* from = carried_when_read(t, k); from && atomic_flags.count(k) && seen_in(*from))
-        return Relation::announced_by_atomic;
+      if (const Knowledge* from = carried_when_read(t, k); from && atomic_flags.count(k) && seen_in(*from)) {
+        if (std::find(mine->taken.begin(), mine->taken.end(), k) == mine->taken.end())
+          return Relation::announced_by_atomic;
+        by_ticket = true;
+      }
+    if (by_ticket) return Relation::announced_by_ticket;
   }
   if (seen_in(o.seen) || (mine && any_flag(mine->read, seen_in))) return Relation::not_published;
   // Not covered even by a flag seen: was a flag set by another thread of its block after this
@@ -368,6 +375,7 @@ const char* missing_side(Relation r) {
   switch (r) {
     case Relation::ordered: return nullptr;
     case Relation::announced_by_atomic:
+    case Relation::announced_by_ticket:
     case Relation::not_published:
     case Relation::other_thread: return "release";  // the flag's store covers no fence of the data's thread
     case Relation::taken_not_acquired:
@@ -405,6 +413,7 @@ std::optional<FlagSteps> flag_steps(const Thread* t, const Stamp& p) {
 std::string advice(Relation r, const std::string& earlier, const std::string& later) {
   switch (r) {
     case Relation::announced_by_atomic:
+    case Relation::announced_by_ticket:
     case Relation::not_published:
       return "block " + later + " read a flag that block " + earlier + " set after this access, but " + earlier +
              " set it with no release pattern: put __threadfence() between the access and the flag store (or store "

@@ -55,6 +55,8 @@ enum class Relation : std::uint8_t {
   not_acquired,   // published, and the thread read the flag, but with no acquire pattern after it
   announced_by_atomic,  // the thread read a flag that an atomic (atomicAdd, atomicExch, ...) set after
                         // it, but the writer had no release pattern
+  announced_by_ticket,  // the same, where the thread took that flag with an atomic read-modify-write (a
+                        // ticket) and read no other flag that announced it
   not_published,  // the thread read a flag set after it, but the writer had no release pattern
   other_thread,   // the thread read a flag that another thread of its block set after it, with no barrier between
   unordered,      // no flag links the two

@@ -103,17 +103,9 @@ __attribute__((noinline, cold)) void hold_maybe_poll(const GlobalRecord& p, cons
   maybe_poll_races.emplace(key, HeldPollRace{std::move(f), kept});
 }
 
-// Set while a strong read of an aligned 8-byte word of global memory is checked, where one store
-// of one thread wrote both halves of the word (the same record in both granules): a status word
-// that carries its state and its value together. Such a read sees the store whole or not at all
-// (aligned strong accesses of up to 64 bits are single-copy atomic in the PTX memory model), so a
-// reader that checks the state has nothing stale to see, whatever flag it read before.
-thread_local bool reads_one_stored_word = false;
-
 template <bool Shared>
 void report_race(const AccessRecord<Shared>& p, const Thread* t, const AccessRecord<Shared>& c, std::uintptr_t address,
                  Verdict verdict) {
-  if (verdict == Verdict::stale && reads_one_stored_word) return;
   const std::uintptr_t p_pc = code_ids.address(p.pc), c_pc = code_ids.address(c.pc);
   const RaceSide earlier{p_pc, p.by.flags(), block_of(p, t), p.by.thread()};
   if constexpr (!Shared) {

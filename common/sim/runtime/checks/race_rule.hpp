@@ -72,6 +72,17 @@ inline bool recorded(const GlobalRecord& p) { return p.launch != 0; }
 // pattern, the flag hands on a stale value (an error); without the reader's acquire, or where the
 // "flag" was a volatile store (a word that carries its state beside its value, which the reader
 // checks, as a decoupled look-back's status words do), the read may see one (a warning).
+// Set while a strong read of an aligned 8-byte word of global memory is checked, where one store
+// of one thread wrote both halves of the word (the same record in both granules): a status word
+// that carries its state and its value together. Such a read sees the store whole or not at all
+// (aligned strong accesses of up to 64 bits are single-copy atomic in the PTX memory model), so a
+// reader that checks the state has nothing stale to see, whatever flag it read before: neither a
+// flag stored as volatile nor a ticket the reader took (a block that takes tile after tile and
+// then looks back over earlier tiles' words) is that word's hand-off. A flag the reader polled,
+// set by an atomic with no release pattern, stays an error: the reader went on because the flag
+// said the data was there.
+inline thread_local bool reads_one_stored_word = false;
+
 template <bool Shared>
 Verdict strong_verdict(const AccessRecord<Shared>& p, const Thread* t, const AccessRecord<Shared>& c) {
   if constexpr (Shared) {
@@ -80,10 +91,12 @@ Verdict strong_verdict(const AccessRecord<Shared>& p, const Thread* t, const Acc
     if (!(p.by.flags() & kWrite) || (c.by.flags() & kWrite)) return Verdict::none;
     switch (memory_order::relation(t, stamp_of(p))) {
       case memory_order::Relation::announced_by_atomic: return Verdict::unpublished;
-      case memory_order::Relation::taken_not_acquired: return Verdict::ticket;
+      case memory_order::Relation::announced_by_ticket:
+        return reads_one_stored_word ? Verdict::none : Verdict::unpublished;
+      case memory_order::Relation::taken_not_acquired: return reads_one_stored_word ? Verdict::none : Verdict::ticket;
       case memory_order::Relation::not_published:  // a flag stored as volatile: a word that may carry its own state
       case memory_order::Relation::not_acquired:
-      case memory_order::Relation::other_thread: return Verdict::stale;
+      case memory_order::Relation::other_thread: return reads_one_stored_word ? Verdict::none : Verdict::stale;
       default: return Verdict::none;
     }
   }

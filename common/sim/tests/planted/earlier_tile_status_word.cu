@@ -43,8 +43,8 @@ __global__ void scan_tiles(const unsigned* in, unsigned* ticket, unsigned long l
   for (;;) {
     unsigned tile = 0;
     if (lane == 0) {
-      // Fenced on both sides, as such scans take their tickets: a block's stores of its last
-      // tile come before the ticket it takes next, and the tile it gets before its reads.
+      // Fenced on both sides; the words read after the ticket carry their own states, so the
+      // look-back runs clean without the fences too (lookback_tickets_unfenced.cu).
       __threadfence();
       tile = atomicAdd(ticket, 1u);
       __threadfence();

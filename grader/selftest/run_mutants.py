@@ -45,6 +45,11 @@ sys.path.insert(0, str(HERE.parents[1] / "common" / "python"))  # scanlab_findin
 from scanlab_grader import manifest, solution_source  # noqa: E402
 
 SKIP = 77
+# A mutant that hangs (its expected feedback is the per-test time limit's message) shows that
+# under any limit: it is graded with a short one, so that it costs seconds instead of two full
+# limits of a spinning kernel (after two hung tests the grader runs no more of the lab).
+HANG_FEEDBACK = "timed out after"
+HANG_TIMEOUT_S = "5"
 
 
 def findings_of_check(text: str, lab_number: str, check_id: str) -> str:
@@ -260,7 +265,8 @@ def main() -> int:
             report_path.unlink(missing_ok=True)
             cmd = [str(HERE.parent / "grade"), "--backend", args.backend, "--submission",
                    str(scratch), "--format", "json", "--output", str(report_path), "--color", "never",
-                   "--build-root", str(build_root), "--jobs", args.jobs, "--timeout", args.timeout, lab.number]
+                   "--build-root", str(build_root), "--jobs", args.jobs, "--timeout",
+                   HANG_TIMEOUT_S if (m.feedback or "").startswith(HANG_FEEDBACK) else args.timeout, lab.number]
             if args.no_sanitizer:
                 cmd.append("--no-sanitizer")
             if m.compile_error is None and not only_slower(lab, m):

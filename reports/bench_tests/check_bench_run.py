@@ -1,6 +1,11 @@
 """Runs reports/bench on the reference solutions and checks the results file it writes.
 
     check_bench_run.py --backend sim|cuda --build-root DIR --output RESULTS.json [--quick]
+                       [--prebuilt TREE]
+
+With --prebuilt, the bench's build imports the simulator runtime from TREE, a built tree of the
+kit (the one ctest runs in), as a grade does, instead of compiling it again: the run's programs,
+and so its results, are the same.
 
 Checks: the file follows reports/results-format.md in what the plots read; every lab with a
 bench adapter and the baselines have series; every result matched the reference (the
@@ -69,9 +74,12 @@ def main() -> int:
     ap.add_argument("--output", required=True)
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--jobs", default="2")
+    ap.add_argument("--prebuilt", help="a built tree of the kit whose simulator runtime the bench's build imports")
     args = ap.parse_args()
     cmd = [str(REPO / "reports" / "bench"), "--backend", args.backend, "--submission", "solutions",
            "-o", args.output, "--build-root", args.build_root, "--jobs", args.jobs] + (["--quick"] if args.quick else [])
+    if args.prebuilt:
+        cmd += ["--cmake-define", f"SCANLAB_PREBUILT_DIR={args.prebuilt}"]
     print("$", " ".join(cmd), flush=True)
     proc = subprocess.run(cmd)
     try:

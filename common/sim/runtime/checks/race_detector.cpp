@@ -28,6 +28,7 @@
 #include "threads/shared_memory.hpp"
 
 namespace scanlab::sim::detail::race_detector {
+thread_local bool reads_one_stored_word = false;  // race_rule.hpp says what it holds
 namespace {
 
 using memory::in_shared;
@@ -48,10 +49,7 @@ std::set<std::uintptr_t> guess_code;  // code of plain reads that their thread's
 // which shows only after thousands of its loads (plain_poll.hpp), often after the store that
 // races with it: such a race is the poll's finding, reported at the poll's line with the fix
 // (a volatile or atomic load), and is dropped here so that one mistake is one finding.
-struct HeldPollRace {
-  Finding finding;
-  KeptText* kept = nullptr;
-};
+struct HeldPollRace { Finding finding; KeptText* kept = nullptr; };
 std::map<std::pair<std::uintptr_t, std::uintptr_t>, HeldPollRace> maybe_poll_races;
 
 bool plain_read(std::uint8_t flags) { return !(flags & (kWrite | kVolatile)); }

@@ -80,8 +80,9 @@ inline bool recorded(const GlobalRecord& p) { return p.launch != 0; }
 // flag stored as volatile nor a ticket the reader took (a block that takes tile after tile and
 // then looks back over earlier tiles' words) is that word's hand-off. A flag the reader polled,
 // set by an atomic with no release pattern, stays an error: the reader went on because the flag
-// said the data was there.
-inline thread_local bool reads_one_stored_word = false;
+// said the data was there. Defined in race_detector.cpp, so that the runtime holds one copy and
+// no weak symbol that a program's own definition could take the place of.
+extern thread_local bool reads_one_stored_word;
 
 template <bool Shared>
 Verdict strong_verdict(const AccessRecord<Shared>& p, const Thread* t, const AccessRecord<Shared>& c) {
